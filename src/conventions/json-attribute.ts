@@ -1,0 +1,82 @@
+// Bounded JSON reading of attribute values: a size cap before parsing, a depth cap after, and a
+// zod schema for the shape. Structured AnyValues (already objects) pass through the same gate.
+// Must never throw: a bad value returns undefined and reports one diagnostic.
+
+import type { z } from 'zod';
+import type { AttrValue, SpanData } from '../model/telemetry.js';
+import type { DiagnosticSink } from '../model/diagnostics.js';
+import type { Limits } from '../limits.js';
+
+export interface JsonReadOptions {
+  limits: Limits;
+  diagnostics: DiagnosticSink;
+  span: SpanData;
+  key: string;
+}
+
+function depthOf(v: unknown, max: number): number {
+  // Iterative, so a hostile value cannot overflow the stack.
+  let deepest = 0;
+  const stack: [unknown, number][] = [[v, 0]];
+  while (stack.length > 0) {
+    const [x, d] = stack.pop()!;
+    if (d > deepest) deepest = d;
+    if (deepest > max) return deepest;
+    if (x && typeof x === 'object') {
+      for (const child of Array.isArray(x) ? x : Object.values(x)) stack.push([child, d + 1]);
+    }
+  }
+  return deepest;
+}
+
+/** Parses a JSON string (or takes a structured value) and validates it against `schema`. */
+export function readJsonAttribute<T>(value: AttrValue | undefined, schema: z.ZodType<T>, opts: JsonReadOptions): T | undefined {
+  if (value === undefined || value === null) return undefined;
+  let parsed: unknown = value;
+  if (typeof value === 'string') {
+    if (value.length > opts.limits.maxJsonAttributeBytes) {
+      report(opts, 'attribute.too-large', `is ${value.length} characters, over the ${opts.limits.maxJsonAttributeBytes}-byte bound for JSON attributes; not read`);
+      return undefined;
+    }
+    try {
+      parsed = JSON.parse(value);
+    } catch (e) {
+      report(opts, 'attribute.json-invalid', `is not valid JSON (${(e as Error).message.slice(0, 120)}); not read`);
+      return undefined;
+    }
+  }
+  if (depthOf(parsed, opts.limits.maxJsonDepth) > opts.limits.maxJsonDepth) {
+    report(opts, 'attribute.too-deep', `nests deeper than ${opts.limits.maxJsonDepth} levels; not read`);
+    return undefined;
+  }
+  const result = schema.safeParse(parsed);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    report(opts, 'attribute.shape-invalid', `does not have the expected shape (${issue ? `${issue.path.join('.') || 'value'}: ${issue.message}` : 'invalid'}); not read`);
+    return undefined;
+  }
+  return result.data;
+}
+
+/** Parses a JSON string if it is one; returns the input unchanged otherwise (bounded, never throws). */
+export function maybeParseJson(value: unknown, limits: Limits): unknown {
+  if (typeof value !== 'string' || value.length > limits.maxJsonAttributeBytes) return value;
+  const t = value.trimStart();
+  if (!(t.startsWith('{') || t.startsWith('['))) return value;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return depthOf(parsed, limits.maxJsonDepth) > limits.maxJsonDepth ? value : parsed;
+  } catch {
+    return value;
+  }
+}
+
+function report(opts: JsonReadOptions, code: string, what: string): void {
+  opts.diagnostics.report({
+    level: 'warn',
+    code,
+    message: `span "${opts.span.name.slice(0, 80)}" attribute ${opts.key} ${what}`,
+    traceId: opts.span.traceId,
+    spanId: opts.span.spanId,
+  });
+}

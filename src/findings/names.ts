@@ -1,0 +1,40 @@
+// The wire contract's names: every event and attribute footprint-otel writes, and every
+// `footprint.*` attribute it reads from app spans. This module is their only home; nothing else
+// spells them out.
+
+export const EVENT_FINDING = 'footprint.finding';
+export const EVENT_DISPOSITION = 'footprint.disposition';
+export const EVENT_ANSWER_STANDING = 'footprint.answer.standing';
+
+export const ATTR_FINDING_KIND = 'footprint.finding.kind';
+export const ATTR_FINDING_SEAM = 'footprint.finding.seam';
+export const ATTR_FINDING_MESSAGE = 'footprint.finding.message';
+export const ATTR_FINDING_ID = 'footprint.finding.id';
+export const ATTR_FINDING_PREDICATE = 'footprint.finding.predicate';
+export const ATTR_FINDING_VALUE = 'footprint.finding.value';
+export const ATTR_FINDING_WITNESSES = 'footprint.finding.witnesses';
+export const ATTR_FINDING_GROUNDING = 'footprint.finding.grounding';
+export const ATTR_FINDING_ADVISORY = 'footprint.finding.advisory';
+export const ATTR_TOOL_NAME = 'footprint.tool.name';
+export const ATTR_TOOL_CALL_ID = 'footprint.tool.call.id';
+
+/** Span attribute: how many findings this span carries, so a plain tag search finds it. */
+export const ATTR_FINDINGS_COUNT = 'footprint.findings.count';
+
+/** Disposition event attributes. */
+export const ATTR_DISPOSITION_CHECKS = 'footprint.disposition.checks';
+export const ATTR_DISPOSITION_SUMMARY = 'footprint.disposition.summary';
+export const ATTR_DISPOSITION_UNREACHABLE = 'footprint.disposition.unreachable';
+
+/** Carrier spans: written when a finding's subject span has already left. */
+export const CARRIER_SPAN_NAME = 'footprint.findings';
+export const ATTR_CARRIER_SUBJECT_SPAN_ID = 'footprint.subject.span_id';
+
+/** Declarations carried on app spans by footprint's helpers. */
+export const ATTR_DECL_ARGUMENTS_FROM = 'footprint.tool.arguments_from';
+export const ATTR_DECL_READ_ONLY = 'footprint.tool.read_only';
+/** JSON array of `{value, source}`: values the app verified itself. */
+export const ATTR_EXTERNAL_GROUNDS = 'footprint.external_grounds';
+
+/** Instrumentation scope footprint-otel writes carrier spans and logs under. */
+export const SCOPE_NAME = 'footprint-otel';

@@ -1,0 +1,59 @@
+// Every bound footprint-otel enforces, with its default. Inputs past a bound are clamped or
+// refused with a diagnostic; state past a bound says "incomplete" instead of guessing.
+// Only numbers live here; the code that enforces each bound imports it from here.
+
+export interface Limits {
+  /** Bytes of one attribute value that will be parsed as JSON. Larger values are not parsed. */
+  maxJsonAttributeBytes: number;
+  /** Nesting depth a parsed JSON attribute may have. */
+  maxJsonDepth: number;
+  /** Messages read from one LLM request's input window. */
+  maxMessagesPerRequest: number;
+  /** String leaves of one tool call's arguments that are checked. */
+  maxArgumentLeaves: number;
+  /** Conversations whose state is kept (least recently used evicted first). */
+  maxConversations: number;
+  /** Requests plus tool calls kept per conversation. */
+  maxCallsPerConversation: number;
+  /** Bytes of served text kept per conversation. */
+  maxBytesPerConversation: number;
+  /** Idle time after which a conversation's state is dropped, in milliseconds. */
+  conversationIdleMs: number;
+  /** Log records buffered per span while waiting for the span to end. */
+  maxLogsPerSpan: number;
+  /** Spans whose log records are buffered at once. */
+  maxPendingLogSpans: number;
+  /** Code points of a quoted value in a finding. */
+  quotedValueChars: number;
+  /** Bytes of any attribute footprint writes (Grafana Tempo truncates above 2,048 by default). */
+  maxWrittenAttributeBytes: number;
+  /** Findings written per span (the SDK's default event limit is 128). */
+  maxFindingsPerSpan: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
+  maxJsonAttributeBytes: 4 * 1024 * 1024,
+  maxJsonDepth: 64,
+  maxMessagesPerRequest: 2000,
+  maxArgumentLeaves: 1000,
+  maxConversations: 10_000,
+  maxCallsPerConversation: 2000,
+  maxBytesPerConversation: 8 * 1024 * 1024,
+  conversationIdleMs: 30 * 60 * 1000,
+  maxLogsPerSpan: 4000,
+  maxPendingLogSpans: 10_000,
+  quotedValueChars: 64,
+  maxWrittenAttributeBytes: 2000,
+  maxFindingsPerSpan: 64,
+});
+
+/** Merges user limits over the defaults; a non-positive or non-finite number keeps the default. */
+export function resolveLimits(partial: Partial<Limits> | undefined): Limits {
+  const out: Limits = { ...DEFAULT_LIMITS };
+  if (!partial) return out;
+  for (const key of Object.keys(DEFAULT_LIMITS) as (keyof Limits)[]) {
+    const v = partial[key];
+    if (typeof v === 'number' && Number.isFinite(v) && v > 0) out[key] = Math.floor(v);
+  }
+  return out;
+}

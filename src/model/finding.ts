@@ -1,0 +1,62 @@
+// A finding: one defect, its witnesses (where the value was and was not), and the sentence that
+// states it. Produced by pure checks, turned into span events by src/findings. Plain data only.
+
+import type { SpanRef } from './telemetry.js';
+
+/** Where in the agent loop a finding was seen; it attaches to that seam's span. */
+export type Seam = 'offer' | 'choice' | 'write' | 'answer';
+
+export interface Subject {
+  kind: string;
+  id: string;
+}
+
+/**
+ * One piece of evidence. `stratum` says what kind of place it was found in:
+ * `chosen` (the model's choice), `served` (system/user/tool result), `written` (the model's own
+ * text or arguments), `external` (app-asserted), `absent` (looked for and not there).
+ */
+export interface Witness {
+  subject: string;
+  predicate: string;
+  value: string;
+  stratum: 'chosen' | 'served' | 'written' | 'external' | 'absent' | 'declared' | 'result';
+  provenance: string;
+}
+
+export interface Finding {
+  kind: string;
+  seam: Seam;
+  subjects: Subject[];
+  /** The discriminator, e.g. an argument's dot-path `args.machine_id`. */
+  predicate: string;
+  /** The raw value concerned (quoted/redacted only when written out). */
+  value?: string;
+  message: string;
+  witnesses: Witness[];
+  advisory?: boolean;
+  /** The span the finding attaches to (its seam's span). */
+  span: SpanRef;
+  toolName?: string;
+  toolCallId?: string;
+  /** Check-specific classification, e.g. `assistant-only` | `nowhere` for unsupported-argument. */
+  grounding?: string;
+  conversationId?: string;
+}
+
+/** Per-check accounting for one turn: "no findings" must never read as "all checked". */
+export interface CheckTally {
+  check: string;
+  seam: Seam;
+  checked: number;
+  findings: number;
+  notApplicable: number;
+  unreachable: number;
+  /** Why encounters were unreachable, with counts (e.g. "message content was not captured"). */
+  unreachableReasons: Record<string, number>;
+}
+
+export interface CheckOutcome {
+  findings: Finding[];
+  tally: CheckTally;
+}

@@ -1,0 +1,265 @@
+// Reads OTLP/JSON documents: ExportTraceServiceRequest and ExportLogsServiceRequest as the
+// collector's file exporter and the JS serializer write them, Tempo's API wrappers (`trace`,
+// `batches`), and JSON-lines files mixing both. Bad items become diagnostics, the rest is kept.
+// Must never throw on garbage input; it never interprets span content (conventions do).
+
+import { z } from 'zod';
+import type { Diagnostic } from '../model/diagnostics.js';
+import type { Attributes, LogData, ScopeData, SpanData, SpanEventData, StatusCode } from '../model/telemetry.js';
+import { decodeKeyValues, decodeAnyValue } from './anyvalue.js';
+
+/** A decoded span with the JSON object it came from, so a writer can add events in place. */
+export interface DecodedSpan {
+  span: SpanData;
+  raw: Record<string, unknown>;
+}
+
+export interface DecodedDocument {
+  spans: DecodedSpan[];
+  logs: LogData[];
+  diagnostics: Diagnostic[];
+  /** The parsed documents, in input order, for writing back out. */
+  documents: unknown[];
+}
+
+const looseObject = z.looseObject({});
+const keyValues = z.array(z.unknown()).optional();
+
+const SpanJson = z.looseObject({
+  traceId: z.string(),
+  spanId: z.string(),
+  parentSpanId: z.string().optional().nullable(),
+  name: z.string().optional().default(''),
+  kind: z.union([z.number(), z.string()]).optional(),
+  startTimeUnixNano: z.union([z.string(), z.number()]).optional(),
+  endTimeUnixNano: z.union([z.string(), z.number()]).optional(),
+  attributes: keyValues,
+  events: z.array(z.unknown()).optional(),
+  links: z.array(z.unknown()).optional(),
+  status: z.looseObject({ code: z.union([z.number(), z.string()]).optional(), message: z.string().optional() }).optional().nullable(),
+});
+
+const LogJson = z.looseObject({
+  traceId: z.string().optional(),
+  spanId: z.string().optional(),
+  eventName: z.string().optional(),
+  timeUnixNano: z.union([z.string(), z.number()]).optional(),
+  observedTimeUnixNano: z.union([z.string(), z.number()]).optional(),
+  severityNumber: z.union([z.number(), z.string()]).optional(),
+  body: z.unknown().optional(),
+  attributes: keyValues,
+});
+
+const SPAN_KINDS: Record<string, number> = {
+  SPAN_KIND_UNSPECIFIED: 0,
+  SPAN_KIND_INTERNAL: 1,
+  SPAN_KIND_SERVER: 2,
+  SPAN_KIND_CLIENT: 3,
+  SPAN_KIND_PRODUCER: 4,
+  SPAN_KIND_CONSUMER: 5,
+};
+const STATUS_CODES: Record<string, StatusCode> = { STATUS_CODE_UNSET: 0, STATUS_CODE_OK: 1, STATUS_CODE_ERROR: 2 };
+
+/**
+ * Normalises a trace or span id to lower-case hex. OTLP/JSON writes hex; some exports (Tempo's
+ * API, protobuf-JSON mappings) write base64. Returns undefined for anything else.
+ */
+export function normaliseId(id: unknown, bytes: 8 | 16): string | undefined {
+  if (typeof id !== 'string' || id.length === 0) return undefined;
+  const hexLen = bytes * 2;
+  if (id.length === hexLen && /^[0-9a-fA-F]+$/.test(id)) return id.toLowerCase();
+  const b64Len = Math.ceil(bytes / 3) * 4;
+  if (id.length === b64Len && /^[A-Za-z0-9+/_-]+=*$/.test(id)) {
+    const buf = Buffer.from(id, 'base64');
+    if (buf.length === bytes) return buf.toString('hex');
+  }
+  return undefined;
+}
+
+function toBigInt(v: unknown): bigint {
+  if (typeof v === 'bigint') return v;
+  if (typeof v === 'number' && Number.isFinite(v)) return BigInt(Math.trunc(v));
+  if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v);
+  return 0n;
+}
+
+function scopeOf(v: unknown): ScopeData {
+  const s = looseObject.safeParse(v);
+  if (!s.success) return { name: '' };
+  const name = typeof s.data.name === 'string' ? s.data.name : '';
+  const version = typeof s.data.version === 'string' && s.data.version !== '' ? s.data.version : undefined;
+  return version ? { name, version } : { name };
+}
+
+function resourceOf(v: unknown): Attributes {
+  if (!v || typeof v !== 'object') return {};
+  return decodeKeyValues((v as { attributes?: unknown }).attributes);
+}
+
+function decodeEvents(list: unknown[] | undefined): SpanEventData[] {
+  if (!list) return [];
+  const out: SpanEventData[] = [];
+  for (const e of list) {
+    if (!e || typeof e !== 'object') continue;
+    const o = e as Record<string, unknown>;
+    out.push({
+      name: typeof o.name === 'string' ? o.name : '',
+      timeUnixNano: toBigInt(o.timeUnixNano),
+      attributes: decodeKeyValues(o.attributes),
+    });
+  }
+  return out;
+}
+
+/** Reads one ExportTraceServiceRequest-shaped object (also `{batches}` and `{trace: …}`). */
+export function decodeTraceRequest(doc: unknown, out: DecodedDocument, where: string): void {
+  const root = unwrap(doc);
+  const resourceSpans = (root.resourceSpans ?? root.batches) as unknown;
+  if (!Array.isArray(resourceSpans)) return;
+  for (const rs of resourceSpans) {
+    if (!rs || typeof rs !== 'object') continue;
+    const rso = rs as Record<string, unknown>;
+    const resource = resourceOf(rso.resource);
+    const scopes = (rso.scopeSpans ?? rso.instrumentationLibrarySpans) as unknown;
+    if (!Array.isArray(scopes)) continue;
+    for (const ss of scopes) {
+      if (!ss || typeof ss !== 'object') continue;
+      const sso = ss as Record<string, unknown>;
+      const scope = scopeOf(sso.scope ?? sso.instrumentationLibrary);
+      const spans = sso.spans;
+      if (!Array.isArray(spans)) continue;
+      for (const raw of spans) {
+        const parsed = SpanJson.safeParse(raw);
+        if (!parsed.success) {
+          out.diagnostics.push({ level: 'warn', code: 'otlp.span-invalid', message: `${where}: a span is not an OTLP span (${firstIssue(parsed.error)}); skipped` });
+          continue;
+        }
+        const s = parsed.data;
+        const traceId = normaliseId(s.traceId, 16);
+        const spanId = normaliseId(s.spanId, 8);
+        if (!traceId || !spanId) {
+          out.diagnostics.push({ level: 'warn', code: 'otlp.span-id-invalid', message: `${where}: span "${String(s.name).slice(0, 80)}" has an unusable trace or span id; skipped` });
+          continue;
+        }
+        const parentSpanId = s.parentSpanId ? normaliseId(s.parentSpanId, 8) : undefined;
+        const kind = typeof s.kind === 'number' ? s.kind : (SPAN_KINDS[String(s.kind)] ?? (Number(s.kind) || 0));
+        const codeRaw = s.status?.code;
+        const code: StatusCode = typeof codeRaw === 'number' ? ((codeRaw === 1 || codeRaw === 2 ? codeRaw : 0) as StatusCode) : (STATUS_CODES[String(codeRaw)] ?? 0);
+        const span: SpanData = {
+          traceId,
+          spanId,
+          ...(parentSpanId ? { parentSpanId } : {}),
+          name: s.name,
+          kind,
+          startTimeUnixNano: toBigInt(s.startTimeUnixNano),
+          endTimeUnixNano: toBigInt(s.endTimeUnixNano),
+          attributes: decodeKeyValues(s.attributes),
+          events: decodeEvents(s.events),
+          status: s.status?.message ? { code, message: s.status.message } : { code },
+          resource,
+          scope,
+        };
+        out.spans.push({ span, raw: raw as Record<string, unknown> });
+      }
+    }
+  }
+}
+
+/** Reads one ExportLogsServiceRequest-shaped object. */
+export function decodeLogsRequest(doc: unknown, out: DecodedDocument, where: string): void {
+  const root = unwrap(doc);
+  const resourceLogs = root.resourceLogs;
+  if (!Array.isArray(resourceLogs)) return;
+  for (const rl of resourceLogs) {
+    if (!rl || typeof rl !== 'object') continue;
+    const rlo = rl as Record<string, unknown>;
+    const resource = resourceOf(rlo.resource);
+    const scopes = rlo.scopeLogs;
+    if (!Array.isArray(scopes)) continue;
+    for (const sl of scopes) {
+      if (!sl || typeof sl !== 'object') continue;
+      const slo = sl as Record<string, unknown>;
+      const scope = scopeOf(slo.scope);
+      const records = slo.logRecords;
+      if (!Array.isArray(records)) continue;
+      for (const raw of records) {
+        const parsed = LogJson.safeParse(raw);
+        if (!parsed.success) {
+          out.diagnostics.push({ level: 'warn', code: 'otlp.log-invalid', message: `${where}: a log record is not an OTLP log record (${firstIssue(parsed.error)}); skipped` });
+          continue;
+        }
+        const l = parsed.data;
+        const traceId = normaliseId(l.traceId, 16);
+        const spanId = normaliseId(l.spanId, 8);
+        const time = toBigInt(l.timeUnixNano) || toBigInt(l.observedTimeUnixNano);
+        const log: LogData = {
+          ...(traceId ? { traceId } : {}),
+          ...(spanId ? { spanId } : {}),
+          ...(l.eventName ? { eventName: l.eventName } : {}),
+          timeUnixNano: time,
+          ...(l.severityNumber !== undefined ? { severityNumber: Number(l.severityNumber) || 0 } : {}),
+          body: l.body === undefined ? undefined : decodeAnyValue(l.body),
+          attributes: decodeKeyValues(l.attributes),
+          resource,
+          scope,
+        };
+        out.logs.push(log);
+      }
+    }
+  }
+}
+
+function unwrap(doc: unknown): Record<string, unknown> {
+  if (!doc || typeof doc !== 'object') return {};
+  const o = doc as Record<string, unknown>;
+  if (o.trace && typeof o.trace === 'object' && !Array.isArray(o.trace)) return o.trace as Record<string, unknown>;
+  return o;
+}
+
+function firstIssue(e: z.ZodError): string {
+  const i = e.issues[0];
+  return i ? `${i.path.join('.') || 'value'}: ${i.message}` : 'invalid';
+}
+
+/** True when a parsed document holds spans or logs in any shape this reader understands. */
+function isKnownDocument(doc: unknown): boolean {
+  const root = unwrap(doc);
+  return Array.isArray(root.resourceSpans) || Array.isArray(root.batches) || Array.isArray(root.resourceLogs);
+}
+
+/**
+ * Decodes the text of a file: one JSON document, or JSON lines (one document a line).
+ * Returns diagnostics for every line or document it could not read.
+ */
+export function decodeOtlpJsonText(text: string, where: string, into?: DecodedDocument): DecodedDocument {
+  const out: DecodedDocument = into ?? { spans: [], logs: [], diagnostics: [], documents: [] };
+  const trimmed = text.trim();
+  if (trimmed === '') {
+    out.diagnostics.push({ level: 'error', code: 'otlp.empty', message: `${where}: the file is empty` });
+    return out;
+  }
+  const docs: { doc: unknown; where: string }[] = [];
+  try {
+    docs.push({ doc: JSON.parse(trimmed), where });
+  } catch {
+    const lines = trimmed.split(/\r?\n/);
+    lines.forEach((line, i) => {
+      if (line.trim() === '') return;
+      try {
+        docs.push({ doc: JSON.parse(line), where: `${where}:${i + 1}` });
+      } catch (e) {
+        out.diagnostics.push({ level: 'error', code: 'otlp.json-invalid', message: `${where}:${i + 1}: not JSON (${(e as Error).message})` });
+      }
+    });
+  }
+  for (const { doc, where: w } of docs) {
+    if (!isKnownDocument(doc)) {
+      out.diagnostics.push({ level: 'error', code: 'otlp.not-otlp', message: `${w}: not an OTLP/JSON trace or logs export (no resourceSpans, batches or resourceLogs)` });
+      continue;
+    }
+    out.documents.push(doc);
+    decodeTraceRequest(doc, out, w);
+    decodeLogsRequest(doc, out, w);
+  }
+  return out;
+}

@@ -1,0 +1,101 @@
+// The frame of one LLM request: what the run served it (system prompt, user messages, tool
+// results, tool-schema text) versus what the model itself wrote earlier in that window (its text
+// and tool-call arguments), plus app-asserted external grounds. Pure: built from the request alone.
+// Must never count assistant text or tool-call arguments as served.
+
+import type { ExternalGround, LlmRequest, Message, ToolDefinition } from '../model/agent.js';
+
+export type ServedSource = 'system' | 'user' | 'tool-result' | 'tool-schema';
+export type WrittenSource = 'assistant-text' | 'assistant-tool-call';
+
+export interface ServedString {
+  source: ServedSource;
+  /** Index of the message in the request's window (-1 for tool-schema text). */
+  message: number;
+  text: string;
+  callId?: string;
+  toolName?: string;
+}
+
+export interface WrittenString {
+  source: WrittenSource;
+  message: number;
+  text: string;
+  callId?: string;
+}
+
+export interface Frame {
+  served: ServedString[];
+  written: WrittenString[];
+  external: ExternalGround[];
+  /** Tool definitions the request carried (undefined: not recorded). */
+  toolDefinitions?: ToolDefinition[];
+}
+
+/** The text of a tool result as the model read it: strings as they are, other values as JSON. */
+export function resultText(result: unknown): string {
+  if (typeof result === 'string') return result;
+  if (result === undefined) return '';
+  try {
+    return JSON.stringify(result) ?? '';
+  } catch {
+    return String(result);
+  }
+}
+
+function argumentsText(args: unknown): string {
+  if (typeof args === 'string') return args;
+  if (args === undefined) return '';
+  try {
+    return JSON.stringify(args) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+function servedFromMessage(m: Message, index: number, served: ServedString[], written: WrittenString[]): void {
+  for (const part of m.parts) {
+    if (part.type === 'text') {
+      if (part.text === '') continue;
+      if (m.role === 'system' || m.role === 'user') served.push({ source: m.role, message: index, text: part.text });
+      else if (m.role === 'assistant') written.push({ source: 'assistant-text', message: index, text: part.text });
+      else served.push({ source: 'tool-result', message: index, text: part.text });
+    } else if (part.type === 'tool-call') {
+      // Whoever the message claims to be from, a tool call is the model's own writing.
+      written.push({ source: 'assistant-tool-call', message: index, text: argumentsText(part.arguments), ...(part.id ? { callId: part.id } : {}) });
+    } else {
+      // A tool result is served by the run whatever role carries it (Responses puts it under `user`).
+      served.push({
+        source: 'tool-result',
+        message: index,
+        text: resultText(part.result),
+        ...(part.id ? { callId: part.id } : {}),
+        ...(part.name ? { toolName: part.name } : {}),
+      });
+    }
+  }
+}
+
+/** Tool-schema text served with the request: each tool's name and description. */
+function schemaText(defs: readonly ToolDefinition[] | undefined): ServedString[] {
+  if (!defs) return [];
+  const out: ServedString[] = [];
+  for (const d of defs) {
+    const text = d.description ? `${d.name}: ${d.description}` : d.name;
+    out.push({ source: 'tool-schema', message: -1, text, toolName: d.name });
+  }
+  return out;
+}
+
+export function buildFrame(request: LlmRequest): Frame {
+  const served: ServedString[] = [];
+  const written: WrittenString[] = [];
+  request.input.forEach((m, i) => servedFromMessage(m, i, served, written));
+  served.push(...schemaText(request.toolDefinitions));
+  return {
+    served,
+    written,
+    external: request.externalGrounds ?? [],
+    ...(request.toolDefinitions ? { toolDefinitions: request.toolDefinitions } : {}),
+  };
+}
