@@ -1,0 +1,34 @@
+// Declarations: what a tool's author says about it (declared, never inferred). A check examines a
+// tool only when something is declared about it. Plain data; validation lives in schema.ts.
+
+export type ColumnType = 'number' | 'string' | 'boolean' | 'date';
+
+export interface ColumnDeclaration {
+  type: ColumnType;
+  nullable?: boolean;
+}
+
+export interface ClaimDeclaration {
+  entity: string;
+  field: string;
+}
+
+export interface ToolDeclaration {
+  /** Its arguments must come from these tools' results. Arms unsupported-argument, dangling-reference, empty-lookup. */
+  argumentsFrom?: string[];
+  readOnly?: boolean;
+  /** The tool's input JSON Schema; its `enum` values are served vocabulary. */
+  inputSchema?: unknown;
+  /** Declared result columns, checked over every row of an array-of-objects result. */
+  resultColumns?: Record<string, ColumnDeclaration>;
+  /** Top-level key of an object result where its rows are. */
+  rowsAt?: string;
+}
+
+export interface Declarations {
+  tools: Record<string, ToolDeclaration>;
+  /** Answer field path -> the settled fact it claims. */
+  claims?: Record<string, ClaimDeclaration>;
+}
+
+export const NO_DECLARATIONS: Declarations = Object.freeze({ tools: {} }) as Declarations;
