@@ -53,3 +53,14 @@ export interface CoreStats {
   evictedConversations: number;
   findingsByKind: Record<string, number>;
 }
+
+/** Placeholder body while the analysis is written: reads nothing, annotates nothing. */
+export class FootprintCore {
+  constructor(readonly options: FootprintOptions = {}) {}
+  process(_input: ProcessInput): ProcessResult {
+    return { annotations: new Map(), carriers: [], findings: [], diagnostics: [] };
+  }
+  stats(): CoreStats {
+    return { conversations: 0, stateBytes: 0, evictedConversations: 0, findingsByKind: {} };
+  }
+}
