@@ -1,0 +1,67 @@
+// Validates declarations (a config file's or an object's) with zod. Unknown keys are refused with
+// the nearest valid name, so `argumentFrom` says "did you mean argumentsFrom". Returns a result,
+// never throws: a caller decides whether a bad file stops it.
+
+import { z } from 'zod';
+import type { Declarations } from './types.js';
+import { nearest } from './nearest.js';
+
+const nonBlank = z.string().trim().min(1, 'must be a non-blank string');
+
+const ColumnType = z.enum(['number', 'string', 'boolean', 'date']);
+const Column = z.union([ColumnType.transform((type) => ({ type })), z.strictObject({ type: ColumnType, nullable: z.boolean().optional() })]);
+
+const Tool = z.strictObject({
+  argumentsFrom: z.array(nonBlank).min(1, 'must name at least one tool').optional(),
+  readOnly: z.boolean().optional(),
+  inputSchema: z.record(z.string(), z.unknown()).optional(),
+  resultColumns: z.record(nonBlank, Column).optional(),
+  rowsAt: nonBlank.regex(/^[^./]+$/, 'must be one top-level key (no "." or "/")').optional(),
+});
+
+const Claim = z.strictObject({ entity: nonBlank, field: nonBlank });
+
+const DeclarationsSchema = z.strictObject({
+  tools: z.record(nonBlank, Tool).default({}),
+  claims: z.record(nonBlank, Claim).optional(),
+});
+
+const TOOL_KEYS = ['argumentsFrom', 'readOnly', 'inputSchema', 'resultColumns', 'rowsAt'];
+const TOP_KEYS = ['tools', 'claims'];
+const COLUMN_KEYS = ['type', 'nullable'];
+const CLAIM_KEYS = ['entity', 'field'];
+
+export type DeclarationsResult = { ok: true; declarations: Declarations } | { ok: false; errors: string[] };
+
+function validKeysAt(path: readonly PropertyKey[]): string[] {
+  if (path.length === 0) return TOP_KEYS;
+  if (path[0] === 'tools' && path.length === 2) return TOOL_KEYS;
+  if (path[0] === 'tools' && path[2] === 'resultColumns' && path.length === 4) return COLUMN_KEYS;
+  if (path[0] === 'claims' && path.length === 2) return CLAIM_KEYS;
+  return [];
+}
+
+function describe(issue: z.core.$ZodIssue): string[] {
+  const where = issue.path.map(String).join('.') || '(top level)';
+  if (issue.code === 'unrecognized_keys') {
+    const valid = validKeysAt(issue.path);
+    return issue.keys.map((k) => {
+      const guess = nearest(k, valid);
+      const at = issue.path.length ? `${where}.${k}` : k;
+      return `${at}: unknown key${guess ? ` (did you mean "${guess}"?)` : ''}; valid keys here: ${valid.join(', ')}`;
+    });
+  }
+  return [`${where}: ${issue.message}`];
+}
+
+/** Validates a parsed declarations document. Self-referencing `argumentsFrom` is refused too. */
+export function validateDeclarations(input: unknown): DeclarationsResult {
+  const parsed = DeclarationsSchema.safeParse(input ?? {});
+  if (!parsed.success) return { ok: false, errors: parsed.error.issues.flatMap(describe) };
+  const errors: string[] = [];
+  for (const [name, tool] of Object.entries(parsed.data.tools)) {
+    if (tool.argumentsFrom?.includes(name)) errors.push(`tools.${name}.argumentsFrom: a tool cannot take its arguments from its own results`);
+  }
+  if (errors.length) return { ok: false, errors };
+  return { ok: true, declarations: parsed.data as Declarations };
+}
