@@ -38,3 +38,7 @@ export const ATTR_EXTERNAL_GROUNDS = 'footprint.external_grounds';
 
 /** Instrumentation scope footprint-otel writes carrier spans and logs under. */
 export const SCOPE_NAME = 'footprint-otel';
+
+/** Event on a chat span: a chosen value passed only because the app asserted it (external ground). */
+export const EVENT_EXTERNAL_GROUND_USED = 'footprint.external_ground_used';
+export const ATTR_EXTERNAL_GROUND_SOURCE = 'footprint.external_ground.source';

@@ -3,11 +3,38 @@
 // checks and returns what to add to which span. Never throws over bad telemetry.
 // Must never do I/O: callers hand it data and apply what it returns.
 
-import type { Attributes, LogData, SpanData, SpanEventData } from '../model/telemetry.js';
-import type { Diagnostic } from '../model/diagnostics.js';
-import type { Finding } from '../model/finding.js';
+import { createHash } from 'node:crypto';
+import { spanKey, type Attributes, type LogData, type SpanData, type SpanEventData } from '../model/telemetry.js';
+import { DiagnosticList, type Diagnostic } from '../model/diagnostics.js';
+import type { CheckTally, Finding } from '../model/finding.js';
+import type { LlmRequest, ModelEvent, SpanToolDeclaration } from '../model/agent.js';
+import type { ToolDeclaration } from '../declarations/types.js';
+import { mergeToolDeclaration } from '../declarations/load.js';
+import { isAgentSpan, readSpan } from '../conventions/registry.js';
+import { groupLogsBySpan } from '../conventions/log-join.js';
+import { CONVERSATION_ID_KEYS } from '../conventions/conversation-keys.js';
+import { unsupportedArguments } from '../checks/unsupported-argument.js';
+import { buildFrame } from './frame.js';
+import { BoundedMap } from './bounded-map.js';
+import { ConversationStore, conversationKey } from './conversations.js';
+import { findingIdentity, findingToEvent, fitBytes } from '../findings/events.js';
+import { redactValue } from '../findings/quote.js';
+import {
+  ATTR_CARRIER_SUBJECT_SPAN_ID,
+  ATTR_EXTERNAL_GROUND_SOURCE,
+  ATTR_FINDING_PREDICATE,
+  ATTR_FINDING_VALUE,
+  ATTR_FINDINGS_COUNT,
+  ATTR_TOOL_CALL_ID,
+  ATTR_TOOL_NAME,
+  CARRIER_SPAN_NAME,
+  EVENT_EXTERNAL_GROUND_USED,
+  EVENT_FINDING,
+  SCOPE_NAME,
+} from '../findings/names.js';
 import type { Declarations } from '../declarations/types.js';
-import type { Limits } from '../limits.js';
+import { resolveLimits, type Limits } from '../limits.js';
+import { NO_DECLARATIONS } from '../declarations/types.js';
 
 export type Redaction = 'quote' | 'hash' | 'omit';
 
@@ -54,13 +81,305 @@ export interface CoreStats {
   findingsByKind: Record<string, number>;
 }
 
-/** Placeholder body while the analysis is written: reads nothing, annotates nothing. */
+/** The whole configuration a core runs with, defaults applied. */
+export interface ResolvedOptions {
+  declarations: Declarations;
+  limits: Limits;
+  redaction: Redaction;
+  tenantAttribute: string;
+  checks: boolean;
+  now: () => number;
+}
+
+export function resolveOptions(o: FootprintOptions & { now?: () => number }): ResolvedOptions {
+  return {
+    declarations: o.declarations ?? NO_DECLARATIONS,
+    limits: resolveLimits(o.limits),
+    redaction: o.redaction === 'hash' || o.redaction === 'omit' ? o.redaction : 'quote',
+    tenantAttribute: typeof o.tenantAttribute === 'string' && o.tenantAttribute !== '' ? o.tenantAttribute : 'service.name',
+    checks: o.checks !== false,
+    now: o.now ?? Date.now,
+  };
+}
+
+/** What the core remembers of an inference span that arrived without its content (logs may follow). */
+interface AwaitingContent {
+  span: SpanData;
+}
+
 export class FootprintCore {
-  constructor(readonly options: FootprintOptions = {}) {}
-  process(_input: ProcessInput): ProcessResult {
-    return { annotations: new Map(), carriers: [], findings: [], diagnostics: [] };
+  readonly config: ResolvedOptions;
+  private readonly conversations: ConversationStore;
+  /** trace id -> conversation id, learned from any span of the trace that carries one. */
+  private readonly traceConversation: BoundedMap<string>;
+  /** trace id -> identities of findings already written for it (one defect, one finding per trace). */
+  private readonly traceFindings: BoundedMap<Set<string>>;
+  /** trace id -> tallies accumulated for the turn not yet reported. */
+  private readonly traceTallies: BoundedMap<Map<string, CheckTally>>;
+  /** span key -> log records that arrived before their span. */
+  private readonly pendingLogs: BoundedMap<LogData[]>;
+  /** span key -> an inference span that passed with no content; its log records may still come. */
+  private readonly awaitingContent: BoundedMap<AwaitingContent>;
+  /** tenant + tool name -> declarations carried on spans by footprint's helpers. */
+  private readonly spanDeclarations: BoundedMap<SpanToolDeclaration>;
+  private readonly findingsByKind: Record<string, number> = {};
+
+  constructor(options: FootprintOptions & { now?: () => number } = {}) {
+    this.config = resolveOptions(options);
+    const { limits, now } = this.config;
+    const traceMap = <V>() => new BoundedMap<V>({ maxEntries: limits.maxConversations, idleMs: limits.conversationIdleMs, now });
+    this.conversations = new ConversationStore(limits, now);
+    this.traceConversation = traceMap();
+    this.traceFindings = traceMap();
+    this.traceTallies = traceMap();
+    this.pendingLogs = new BoundedMap({ maxEntries: limits.maxPendingLogSpans, idleMs: limits.conversationIdleMs, now });
+    this.awaitingContent = new BoundedMap({ maxEntries: limits.maxPendingLogSpans, idleMs: limits.conversationIdleMs, now });
+    this.spanDeclarations = new BoundedMap({ maxEntries: 10_000, idleMs: limits.conversationIdleMs, now });
   }
+
+  /** Cheap: true when some convention would read this span. Non-agent spans need no other work. */
+  isAgentSpan(span: SpanData): boolean {
+    return isAgentSpan(span);
+  }
+
+  /** Learns a trace's conversation id as early as possible (an agent span's start, in-process). */
+  noteSpanStart(span: SpanData): void {
+    const id = conversationIdOnSpan(span);
+    if (id) this.traceConversation.set(span.traceId, id);
+  }
+
+  process(input: ProcessInput): ProcessResult {
+    const diagnostics = new DiagnosticList();
+    const result: ProcessResult = { annotations: new Map(), carriers: [], findings: [], diagnostics: diagnostics.items };
+    try {
+      this.processInto(input, result, diagnostics);
+    } catch (e) {
+      // A bug here must not lose the batch: the caller forwards spans as they are.
+      diagnostics.report({ level: 'error', code: 'core.failed', message: `analysis failed on this batch (${(e as Error)?.message ?? String(e)}); spans pass unannotated` });
+      result.annotations.clear();
+      result.carriers.length = 0;
+    }
+    return result;
+  }
+
   stats(): CoreStats {
-    return { conversations: 0, stateBytes: 0, evictedConversations: 0, findingsByKind: {} };
+    return {
+      conversations: this.conversations.size,
+      stateBytes: this.conversations.bytes,
+      evictedConversations: this.conversations.evicted,
+      findingsByKind: { ...this.findingsByKind },
+    };
   }
+
+  /** Drops all state (shutdown, forceFlush of an owner that owns it). */
+  reset(): void {
+    this.conversations.clear();
+    this.traceConversation.clear();
+    this.traceFindings.clear();
+    this.traceTallies.clear();
+    this.pendingLogs.clear();
+    this.awaitingContent.clear();
+    this.spanDeclarations.clear();
+  }
+
+  private processInto(input: ProcessInput, result: ProcessResult, diagnostics: DiagnosticList): void {
+    const { limits, tenantAttribute } = this.config;
+    const inBatch = new Map<string, SpanData>();
+    for (const s of input.spans) inBatch.set(spanKey(s), s);
+
+    // 1. Log records: joined to spans of this batch, to spans that passed earlier without content
+    //    (re-read now, findings go on carrier spans), or kept until their span arrives.
+    const logsBySpan = groupLogsBySpan(input.logs ?? [], limits, diagnostics);
+    const lateSpans: SpanData[] = [];
+    for (const [key, logs] of logsBySpan) {
+      if (inBatch.has(key)) continue;
+      const awaiting = this.awaitingContent.get(key);
+      if (awaiting) {
+        this.awaitingContent.delete(key);
+        lateSpans.push(awaiting.span);
+        continue;
+      }
+      const pending = this.pendingLogs.get(key) ?? [];
+      pending.push(...logs.slice(0, Math.max(0, limits.maxLogsPerSpan - pending.length)));
+      this.pendingLogs.set(key, pending);
+    }
+
+    // 2. Read every agent span into model events.
+    const events: ModelEvent[] = [];
+    const read = (span: SpanData, logs: readonly LogData[]) => {
+      if (!isAgentSpan(span)) return;
+      const evs = readSpan(span, { limits, diagnostics, tenantAttribute, logs });
+      for (const ev of evs) {
+        if (ev.kind === 'llm-request' && ev.inputContent === 'not-captured' && logs.length === 0) {
+          this.awaitingContent.set(spanKey(span), { span });
+        }
+        events.push(ev);
+      }
+    };
+    for (const span of input.spans) {
+      const key = spanKey(span);
+      let logs = logsBySpan.get(key) ?? [];
+      const pending = this.pendingLogs.peek(key);
+      if (pending) {
+        this.pendingLogs.delete(key);
+        logs = [...pending, ...logs];
+      }
+      read(span, logs);
+    }
+    for (const span of lateSpans) read(span, logsBySpan.get(spanKey(span)) ?? []);
+
+    // 3. Conversation ids: from the event itself, else from any span of its trace.
+    for (const ev of events) if (ev.conversationId) this.traceConversation.set(ev.span.traceId, ev.conversationId);
+    for (const ev of events) {
+      if (!ev.conversationId) {
+        const id = this.traceConversation.get(ev.span.traceId);
+        if (id) ev.conversationId = id;
+      }
+      if (ev.kind === 'tool-execution' && ev.declared) this.spanDeclarations.set(`${ev.tenant}\u0000${ev.toolName}`, ev.declared);
+    }
+
+    // 4. Checks, in the order the requests were made.
+    const ordered = [...events].sort((a, b) => (a.startTimeUnixNano < b.startTimeUnixNano ? -1 : a.startTimeUnixNano > b.startTimeUnixNano ? 1 : 0));
+    const findings: Finding[] = [];
+    if (this.config.checks) {
+      for (const ev of ordered) if (ev.kind === 'llm-request') findings.push(...this.checkRequest(ev, result));
+    }
+
+    // 5. Findings onto their spans (or carrier spans), deduplicated per trace.
+    const o = { redaction: this.config.redaction, quotedValueChars: limits.quotedValueChars, maxAttributeBytes: limits.maxWrittenAttributeBytes };
+    const lateKeys = new Set(lateSpans.map(spanKey));
+    for (const f of findings) {
+      const seen = this.traceFindings.get(f.span.traceId) ?? new Set<string>();
+      const identity = findingIdentity(f);
+      if (seen.has(identity)) continue;
+      seen.add(identity);
+      this.traceFindings.set(f.span.traceId, seen);
+      const key = spanKey(f.span);
+      const subject = inBatch.get(key);
+      const ann = annotationFor(result, key);
+      if (ann.events.length >= limits.maxFindingsPerSpan) {
+        diagnostics.report({ level: 'warn', code: 'findings.over-bound', message: `more than ${limits.maxFindingsPerSpan} findings on one span; the rest are counted, not written`, traceId: f.span.traceId, spanId: f.span.spanId });
+        continue;
+      }
+      const time = subject?.endTimeUnixNano ?? (lateKeys.has(key) ? this.lateSpanEnd(lateSpans, key) : 0n);
+      ann.events.push(findingToEvent(f, time, o));
+      ann.attributes[ATTR_FINDINGS_COUNT] = ann.events.filter((e) => e.name === EVENT_FINDING).length;
+      result.findings.push(f);
+      this.findingsByKind[f.kind] = (this.findingsByKind[f.kind] ?? 0) + 1;
+    }
+
+    // 6. Annotations for spans not in this batch become carrier spans in the same trace.
+    for (const [key, ann] of result.annotations) {
+      if (inBatch.has(key)) continue;
+      result.annotations.delete(key);
+      const [traceId, spanId] = key.split('/') as [string, string];
+      const subject = lateSpans.find((s) => s.spanId === spanId && s.traceId === traceId);
+      result.carriers.push(carrierSpan(traceId, spanId, ann, subject));
+    }
+  }
+
+  private lateSpanEnd(lateSpans: readonly SpanData[], key: string): bigint {
+    return lateSpans.find((s) => spanKey(s) === key)?.endTimeUnixNano ?? 0n;
+  }
+
+  private declarationOf(tenant: string, toolName: string): ToolDeclaration | undefined {
+    return mergeToolDeclaration(this.config.declarations, toolName, this.spanDeclarations.peek(`${tenant}\u0000${toolName}`));
+  }
+
+  private checkRequest(req: LlmRequest, result: ProcessResult): Finding[] {
+    const { limits } = this.config;
+    const frame = buildFrame(req);
+    const state = this.conversations.get(conversationKey(req.tenant, req.conversationId, req.span.traceId));
+    state.requests++;
+    const inWindow = new Set(frame.served.map((s) => s.text));
+    const earlierServed = state.served.filter((s) => !inWindow.has(s.text));
+    const outcome = unsupportedArguments({
+      span: req.span,
+      toolCalls: req.toolCalls,
+      frame,
+      declarationOf: (name) => this.declarationOf(req.tenant, name),
+      earlierServed,
+      ...(req.idsMatchedByOrder ? { idsMatchedByOrder: true } : {}),
+      inputCaptured: req.inputContent === 'captured',
+      maxArgumentLeaves: limits.maxArgumentLeaves,
+      quotedValueChars: limits.quotedValueChars,
+    });
+    this.conversations.recordServed(state, state.requests, frame.served);
+    this.addTally(req.span.traceId, outcome.tally);
+    if (outcome.externalGroundsUsed.length > 0) {
+      const ann = annotationFor(result, spanKey(req.span));
+      for (const use of outcome.externalGroundsUsed) {
+        ann.events.push({
+          name: EVENT_EXTERNAL_GROUND_USED,
+          timeUnixNano: req.endTimeUnixNano,
+          attributes: {
+            [ATTR_TOOL_NAME]: use.toolName,
+            ...(use.toolCallId ? { [ATTR_TOOL_CALL_ID]: use.toolCallId } : {}),
+            [ATTR_FINDING_PREDICATE]: use.path,
+            [ATTR_FINDING_VALUE]: redactValue(use.value, this.config.redaction, limits.quotedValueChars),
+            [ATTR_EXTERNAL_GROUND_SOURCE]: fitBytes(use.source, limits.maxWrittenAttributeBytes),
+          },
+        });
+      }
+    }
+    return outcome.findings;
+  }
+
+  private addTally(traceId: string, t: CheckTally): void {
+    const map = this.traceTallies.get(traceId) ?? new Map<string, CheckTally>();
+    const key = `${t.check}@${t.seam}`;
+    const prev = map.get(key);
+    if (!prev) map.set(key, { ...t, unreachableReasons: { ...t.unreachableReasons } });
+    else {
+      prev.checked += t.checked;
+      prev.findings += t.findings;
+      prev.notApplicable += t.notApplicable;
+      prev.unreachable += t.unreachable;
+      for (const [r, n] of Object.entries(t.unreachableReasons)) prev.unreachableReasons[r] = (prev.unreachableReasons[r] ?? 0) + n;
+    }
+    this.traceTallies.set(traceId, map);
+  }
+
+  /** Tallies accumulated for a trace so far (the disposition reads these). */
+  talliesOf(traceId: string): CheckTally[] {
+    return [...(this.traceTallies.peek(traceId)?.values() ?? [])];
+  }
+}
+
+function annotationFor(result: ProcessResult, key: string): SpanAnnotation {
+  let ann = result.annotations.get(key);
+  if (!ann) {
+    ann = { events: [], attributes: {} };
+    result.annotations.set(key, ann);
+  }
+  return ann;
+}
+
+/** A small span in the subject's trace, parented to it, carrying findings the subject could not. */
+function carrierSpan(traceId: string, subjectSpanId: string, ann: SpanAnnotation, subject: SpanData | undefined): SpanData {
+  const spanId = createHash('sha256').update(`carrier ${traceId} ${subjectSpanId}`).digest('hex').slice(0, 16);
+  const time = subject?.endTimeUnixNano ?? ann.events[0]?.timeUnixNano ?? 0n;
+  return {
+    traceId,
+    spanId,
+    parentSpanId: subjectSpanId,
+    name: CARRIER_SPAN_NAME,
+    kind: 1,
+    startTimeUnixNano: time,
+    endTimeUnixNano: time,
+    attributes: { ...ann.attributes, [ATTR_CARRIER_SUBJECT_SPAN_ID]: subjectSpanId },
+    events: ann.events,
+    status: { code: 0 },
+    resource: subject?.resource ?? {},
+    scope: { name: SCOPE_NAME },
+  };
+}
+
+/** A conversation id on the span's own attributes, by any convention's key. */
+function conversationIdOnSpan(span: SpanData): string | undefined {
+  for (const k of CONVERSATION_ID_KEYS) {
+    const v = span.attributes[k];
+    if (typeof v === 'string' && v !== '') return v;
+  }
+  return undefined;
 }

@@ -1,0 +1,15 @@
+// Every attribute key under which some convention records a conversation (or session) id, most
+// standard first. Used to learn a trace's conversation from whichever of its spans carries one.
+// Never synthesises an id: no key, no conversation (state is then scoped to the trace).
+
+import { GEN_AI_CONVERSATION_ID, SESSION_ID, TRACELOOP_CONVERSATION_ID, TRACELOOP_SESSION_ID } from './keys-genai.js';
+
+export const CONVERSATION_ID_KEYS: readonly string[] = [
+  GEN_AI_CONVERSATION_ID,
+  SESSION_ID,
+  TRACELOOP_CONVERSATION_ID,
+  TRACELOOP_SESSION_ID,
+  'ai.telemetry.metadata.conversationId',
+  'ai.telemetry.metadata.sessionId',
+  'ai.settings.context.conversationId',
+];

@@ -1,0 +1,76 @@
+// A map with a size cap (least recently used evicted first) and an idle expiry: the only kind of
+// map footprint-otel keys by trace or conversation. Time comes from an injected clock.
+
+export interface BoundedMapOptions<V> {
+  maxEntries: number;
+  idleMs: number;
+  now: () => number;
+  /** Called for every entry evicted by the cap or the expiry (not for delete()). */
+  onEvict?: (key: string, value: V, why: 'cap' | 'idle') => void;
+}
+
+export class BoundedMap<V> {
+  private readonly entries = new Map<string, { value: V; touched: number }>();
+  constructor(private readonly opts: BoundedMapOptions<V>) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(key: string): V | undefined {
+    const e = this.entries.get(key);
+    if (!e) return undefined;
+    const now = this.opts.now();
+    if (now - e.touched > this.opts.idleMs) {
+      this.entries.delete(key);
+      this.opts.onEvict?.(key, e.value, 'idle');
+      return undefined;
+    }
+    // Re-insert to mark as most recently used.
+    this.entries.delete(key);
+    e.touched = now;
+    this.entries.set(key, e);
+    return e.value;
+  }
+
+  /** Reads without touching recency or expiry. */
+  peek(key: string): V | undefined {
+    return this.entries.get(key)?.value;
+  }
+
+  set(key: string, value: V): void {
+    const now = this.opts.now();
+    this.entries.delete(key);
+    this.entries.set(key, { value, touched: now });
+    this.sweep(now);
+  }
+
+  delete(key: string): boolean {
+    return this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  values(): IterableIterator<V> {
+    return Array.from(this.entries.values(), (e) => e.value)[Symbol.iterator]();
+  }
+
+  private sweep(now: number): void {
+    // Oldest first: expired entries, then whatever the cap requires.
+    for (const [key, e] of this.entries) {
+      if (this.entries.size > this.opts.maxEntries) {
+        this.entries.delete(key);
+        this.opts.onEvict?.(key, e.value, 'cap');
+        continue;
+      }
+      if (now - e.touched > this.opts.idleMs) {
+        this.entries.delete(key);
+        this.opts.onEvict?.(key, e.value, 'idle');
+        continue;
+      }
+      break;
+    }
+  }
+}
