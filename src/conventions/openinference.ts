@@ -1,3 +1,661 @@
-// PLACEHOLDER — being written. Reads nothing yet.
-import type { Convention } from './types.js';
-export const openInference: Convention = { id: 'openinference', claims: () => false, read: () => [] };
+// Reader for OpenInference spans (Arize `@arizeai/openinference-*`): LLM spans with flattened
+// `llm.input_messages.{i}.message.*` / `llm.output_messages.*` / `llm.tools.*` keys, TOOL spans and
+// AGENT spans, mapped into LlmRequest / ToolExecution / AgentTurn.
+// Must never throw, never read flattened keys quadratically (one pass, grouped by index), never
+// claim spans without `openinference.span.kind` (the app's GenAI spans belong to the genai reader),
+// and never report hidden content (OPENINFERENCE_HIDE_*) as an empty window.
+
+import { z } from 'zod';
+import type { AgentTurn, LlmRequest, Message, ModelEvent, Part, Role, ToolCall, ToolDefinition, ToolExecution, ToolStatus } from '../model/agent.js';
+import type { AttrValue, SpanData } from '../model/telemetry.js';
+import { refOf } from '../model/telemetry.js';
+import type { DiagnosticLevel } from '../model/diagnostics.js';
+import type { Convention, ReadContext } from './types.js';
+import { readJsonAttribute } from './json-attribute.js';
+import {
+  AGENT_NAME,
+  INPUT_MIME_TYPE,
+  INPUT_VALUE,
+  LLM_INPUT_MESSAGES_PREFIX,
+  LLM_MODEL_NAME,
+  LLM_OUTPUT_MESSAGES_PREFIX,
+  LLM_REQUEST_MODEL_NAME,
+  LLM_RESPONSE_MODEL_NAME,
+  LLM_TOOLS_PREFIX,
+  MESSAGE_CONTENT,
+  MESSAGE_CONTENTS_PREFIX,
+  MESSAGE_CONTENT_TEXT,
+  MESSAGE_CONTENT_TYPE,
+  MESSAGE_FUNCTION_CALL_ARGUMENTS,
+  MESSAGE_FUNCTION_CALL_NAME,
+  MESSAGE_NAME,
+  MESSAGE_ROLE,
+  MESSAGE_TOOL_CALLS_PREFIX,
+  MESSAGE_TOOL_CALL_ID,
+  MIME_JSON,
+  OI_KIND_AGENT,
+  OI_KIND_LLM,
+  OI_KIND_TOOL,
+  OI_SPAN_KIND,
+  OUTPUT_MIME_TYPE,
+  OUTPUT_VALUE,
+  REDACTED_VALUE,
+  SESSION_ID,
+  TEXT_CONTENT_TYPES,
+  TOOL_CALL_FUNCTION_ARGUMENTS,
+  TOOL_CALL_FUNCTION_NAME,
+  TOOL_CALL_ID,
+  TOOL_ID,
+  TOOL_JSON_SCHEMA,
+  TOOL_NAME,
+} from './keys-openinference.js';
+
+// ---------------------------------------------------------------------------------------------
+// Small shared helpers
+
+function report(span: SpanData, ctx: ReadContext, level: DiagnosticLevel, code: string, what: string): void {
+  ctx.diagnostics.report({ level, code, message: `span "${span.name.slice(0, 80)}" ${what}`, traceId: span.traceId, spanId: span.spanId });
+}
+
+function str(v: AttrValue | undefined): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+function idString(v: AttrValue | undefined): string | undefined {
+  if (typeof v === 'string') return v !== '' ? v : undefined;
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  return undefined;
+}
+
+/** JSON the convention says is JSON (arguments): parsed when valid, the raw string (and a diagnostic) otherwise. */
+function parseArguments(raw: string, span: SpanData, ctx: ReadContext, key: string): unknown {
+  const parsed = readJsonAttribute(raw, z.unknown(), { limits: ctx.limits, diagnostics: ctx.diagnostics, span, key });
+  return parsed === undefined ? raw : parsed;
+}
+
+function statusOf(span: SpanData): ToolStatus {
+  return span.status.code === 2 ? 'error' : span.status.code === 1 ? 'ok' : 'unset';
+}
+
+function errorMessageOf(span: SpanData): string | undefined {
+  if (span.status.message) return span.status.message;
+  for (const e of span.events) {
+    if (e.name === 'exception') {
+      const m = e.attributes['exception.message'];
+      if (typeof m === 'string' && m !== '') return m;
+    }
+  }
+  return undefined;
+}
+
+function mapRole(role: string | undefined): Role | undefined {
+  switch (role) {
+    case 'system':
+    case 'developer':
+      return 'system';
+    case 'user':
+    case 'human':
+      return 'user';
+    case 'assistant':
+    case 'model':
+    case 'ai':
+      return 'assistant';
+    case 'tool':
+    case 'function':
+      return 'tool';
+    default:
+      return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Flattened messages: one pass over the span's keys, grouped by index
+
+interface FlatToolCall {
+  id?: string;
+  name?: string;
+  arguments?: string;
+}
+
+interface FlatContent {
+  type?: string;
+  text?: string;
+}
+
+interface FlatMessage {
+  role?: string;
+  content?: string;
+  name?: string;
+  toolCallId?: string;
+  functionCallName?: string;
+  functionCallArguments?: string;
+  contents: (FlatContent | undefined)[];
+  toolCalls: (FlatToolCall | undefined)[];
+}
+
+interface FlatFamily {
+  /** Sparse by index; indices >= the bound are not stored. */
+  messages: (FlatMessage | undefined)[];
+  /** Whether any key of the family was seen at all. */
+  seen: boolean;
+  /** Whether some index was past the bound. */
+  clipped: boolean;
+}
+
+/** Parses a decimal index at `key[pos..]` up to the next '.'; returns [index, position after the dot]. */
+function indexAt(key: string, pos: number): [number, number] | undefined {
+  let n = 0;
+  let i = pos;
+  for (; i < key.length && i - pos < 10; i++) {
+    const c = key.charCodeAt(i);
+    if (c === 46 /* . */) break;
+    if (c < 48 || c > 57) return undefined;
+    n = n * 10 + (c - 48);
+  }
+  if (i === pos || i >= key.length || key.charCodeAt(i) !== 46) return undefined;
+  return [n, i + 1];
+}
+
+function newFamily(): FlatFamily {
+  return { messages: [], seen: false, clipped: false };
+}
+
+function messageAt(fam: FlatFamily, i: number): FlatMessage {
+  let m = fam.messages[i];
+  if (!m) {
+    m = { contents: [], toolCalls: [] };
+    fam.messages[i] = m;
+  }
+  return m;
+}
+
+/** Stores one `…{i}.<suffix>` key of a message family. `pos` points after the family prefix. */
+function addMessageKey(fam: FlatFamily, key: string, pos: number, value: AttrValue, bound: number): void {
+  fam.seen = true;
+  const at = indexAt(key, pos);
+  if (!at) return;
+  const [i, rest] = at;
+  if (i >= bound) {
+    fam.clipped = true;
+    return;
+  }
+  const v = typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
+  if (v === undefined) return;
+  const m = messageAt(fam, i);
+  const suffix = key.slice(rest);
+  switch (suffix) {
+    case MESSAGE_ROLE:
+      m.role = v;
+      return;
+    case MESSAGE_CONTENT:
+      m.content = v;
+      return;
+    case MESSAGE_NAME:
+      m.name = v;
+      return;
+    case MESSAGE_TOOL_CALL_ID:
+      m.toolCallId = v;
+      return;
+    case MESSAGE_FUNCTION_CALL_NAME:
+      m.functionCallName = v;
+      return;
+    case MESSAGE_FUNCTION_CALL_ARGUMENTS:
+      m.functionCallArguments = v;
+      return;
+  }
+  if (suffix.startsWith(MESSAGE_CONTENTS_PREFIX)) {
+    const k = indexAt(suffix, MESSAGE_CONTENTS_PREFIX.length);
+    if (!k || k[0] >= bound) return;
+    const c = (m.contents[k[0]] ??= {});
+    const field = suffix.slice(k[1]);
+    if (field === MESSAGE_CONTENT_TYPE) c.type = v;
+    else if (field === MESSAGE_CONTENT_TEXT) c.text = v;
+    return;
+  }
+  if (suffix.startsWith(MESSAGE_TOOL_CALLS_PREFIX)) {
+    const j = indexAt(suffix, MESSAGE_TOOL_CALLS_PREFIX.length);
+    if (!j || j[0] >= bound) return;
+    const t = (m.toolCalls[j[0]] ??= {});
+    const field = suffix.slice(j[1]);
+    if (field === TOOL_CALL_ID) t.id = v;
+    else if (field === TOOL_CALL_FUNCTION_NAME) t.name = v;
+    else if (field === TOOL_CALL_FUNCTION_ARGUMENTS) t.arguments = v;
+  }
+}
+
+interface Converted {
+  messages: Message[];
+  redacted: boolean;
+}
+
+function toolCallPart(tc: FlatToolCall, span: SpanData, ctx: ReadContext, key: string): Part | undefined {
+  if (!tc.name) {
+    report(span, ctx, 'warn', 'openinference.tool-call-unnamed', `has a tool call without a function name at ${key}; skipped`);
+    return undefined;
+  }
+  return {
+    type: 'tool-call',
+    ...(tc.id ? { id: tc.id } : {}),
+    name: tc.name,
+    arguments: tc.arguments === undefined ? undefined : parseArguments(tc.arguments, span, ctx, `${key}.${TOOL_CALL_FUNCTION_ARGUMENTS}`),
+  };
+}
+
+function convertFamily(fam: FlatFamily, prefix: string, span: SpanData, ctx: ReadContext): Converted {
+  const messages: Message[] = [];
+  let redacted = false;
+  let unknownRoles = 0;
+  for (let i = 0; i < fam.messages.length; i++) {
+    const fm = fam.messages[i];
+    if (!fm) continue;
+    const role = mapRole(fm.role);
+    if (!role) {
+      unknownRoles++;
+      continue;
+    }
+    const parts: Part[] = [];
+    const texts: string[] = [];
+    if (fm.content !== undefined) {
+      if (fm.content === REDACTED_VALUE) redacted = true;
+      else texts.push(fm.content);
+    }
+    for (const c of fm.contents) {
+      if (!c || c.text === undefined) continue;
+      if (c.type !== undefined && !TEXT_CONTENT_TYPES.has(c.type)) continue;
+      if (c.text === REDACTED_VALUE) redacted = true;
+      else texts.push(c.text);
+    }
+    if (role === 'tool') {
+      const name = fm.name ?? fm.functionCallName;
+      for (const t of texts) parts.push({ type: 'tool-result', ...(fm.toolCallId ? { id: fm.toolCallId } : {}), ...(name ? { name } : {}), result: t });
+    } else {
+      for (const t of texts) parts.push({ type: 'text', text: t });
+      for (let j = 0; j < fm.toolCalls.length; j++) {
+        const tc = fm.toolCalls[j];
+        if (!tc) continue;
+        const p = toolCallPart(tc, span, ctx, `${prefix}${i}.${MESSAGE_TOOL_CALLS_PREFIX}${j}`);
+        if (p) parts.push(p);
+      }
+      if (fm.functionCallName) {
+        const p = toolCallPart({ name: fm.functionCallName, ...(fm.functionCallArguments !== undefined ? { arguments: fm.functionCallArguments } : {}) }, span, ctx, `${prefix}${i}.message`);
+        if (p) parts.push(p);
+      }
+    }
+    messages.push({ role, parts });
+  }
+  if (unknownRoles > 0) {
+    report(span, ctx, 'warn', 'openinference.message-role-unknown', `has ${unknownRoles} ${prefix}* message(s) with a missing or unknown role; skipped`);
+  }
+  if (fam.clipped) {
+    report(
+      span,
+      ctx,
+      'warn',
+      'openinference.messages-clipped',
+      `has ${prefix}* messages past the ${ctx.limits.maxMessagesPerRequest}-message bound; only the first ${ctx.limits.maxMessagesPerRequest} were read`,
+    );
+  }
+  return { messages, redacted };
+}
+
+// ---------------------------------------------------------------------------------------------
+// input.value / output.value fallbacks (the whole request / response body, OpenAI shapes)
+
+const ChatToolCallJson = z.looseObject({
+  id: z.string().optional().nullable(),
+  function: z.looseObject({ name: z.string(), arguments: z.string().optional().nullable() }).optional().nullable(),
+});
+const TextPartJson = z.looseObject({ type: z.string().optional(), text: z.string().optional(), refusal: z.string().optional() });
+const ChatMessageJson = z.looseObject({
+  role: z.string(),
+  content: z.union([z.string(), z.array(z.unknown())]).optional().nullable(),
+  tool_calls: z.array(z.unknown()).optional().nullable(),
+  tool_call_id: z.string().optional().nullable(),
+  name: z.string().optional().nullable(),
+});
+const ResponsesItemJson = z.looseObject({
+  type: z.string().optional(),
+  role: z.string().optional(),
+  content: z.union([z.string(), z.array(z.unknown())]).optional().nullable(),
+  call_id: z.string().optional(),
+  name: z.string().optional(),
+  arguments: z.string().optional(),
+  output: z.unknown().optional(),
+});
+const RequestBodyJson = z.looseObject({
+  messages: z.array(z.unknown()).optional(),
+  instructions: z.string().optional().nullable(),
+  input: z.union([z.string(), z.array(z.unknown())]).optional(),
+});
+const ResponseBodyJson = z.looseObject({
+  id: z.string().optional(),
+  model: z.string().optional(),
+  choices: z.array(z.unknown()).optional(),
+  output: z.array(z.unknown()).optional(),
+});
+
+function textsOf(content: unknown): string[] {
+  if (typeof content === 'string') return [content];
+  if (!Array.isArray(content)) return [];
+  const out: string[] = [];
+  for (const p of content) {
+    const r = TextPartJson.safeParse(p);
+    if (!r.success) continue;
+    if (r.data.type !== undefined && !TEXT_CONTENT_TYPES.has(r.data.type)) continue;
+    const t = r.data.text ?? r.data.refusal;
+    if (t !== undefined) out.push(t);
+  }
+  return out;
+}
+
+/** One OpenAI Chat Completions message (request `messages[]` or `choices[].message`). */
+function chatMessage(raw: unknown, span: SpanData, ctx: ReadContext, key: string): Message | undefined {
+  const r = ChatMessageJson.safeParse(raw);
+  if (!r.success) return undefined;
+  const m = r.data;
+  const role = mapRole(m.role);
+  if (!role) return undefined;
+  const parts: Part[] = [];
+  const texts = textsOf(m.content);
+  if (role === 'tool') {
+    for (const t of texts) parts.push({ type: 'tool-result', ...(m.tool_call_id ? { id: m.tool_call_id } : {}), ...(m.name ? { name: m.name } : {}), result: t });
+  } else {
+    for (const t of texts) parts.push({ type: 'text', text: t });
+    for (const tcRaw of m.tool_calls ?? []) {
+      const tc = ChatToolCallJson.safeParse(tcRaw);
+      if (!tc.success || !tc.data.function) continue;
+      const args = tc.data.function.arguments;
+      parts.push({
+        type: 'tool-call',
+        ...(tc.data.id ? { id: tc.data.id } : {}),
+        name: tc.data.function.name,
+        arguments: typeof args === 'string' ? parseArguments(args, span, ctx, key) : undefined,
+      });
+    }
+  }
+  return { role, parts };
+}
+
+/** One Responses API input/output item. */
+function responsesItem(raw: unknown, span: SpanData, ctx: ReadContext, key: string): Message | undefined {
+  if (typeof raw === 'string') return { role: 'user', parts: [{ type: 'text', text: raw }] };
+  const r = ResponsesItemJson.safeParse(raw);
+  if (!r.success) return undefined;
+  const it = r.data;
+  if (it.type === 'function_call' && it.name) {
+    return {
+      role: 'assistant',
+      parts: [{ type: 'tool-call', ...(it.call_id ? { id: it.call_id } : {}), name: it.name, arguments: it.arguments === undefined ? undefined : parseArguments(it.arguments, span, ctx, key) }],
+    };
+  }
+  if (it.type === 'function_call_output') {
+    return { role: 'tool', parts: [{ type: 'tool-result', ...(it.call_id ? { id: it.call_id } : {}), result: it.output }] };
+  }
+  const role = mapRole(it.role);
+  if (!role || (it.type !== undefined && it.type !== 'message')) return undefined;
+  return { role, parts: textsOf(it.content).map((text) => ({ type: 'text', text })) };
+}
+
+function inputFromRequestBody(span: SpanData, ctx: ReadContext): Message[] | undefined {
+  const raw = span.attributes[INPUT_VALUE];
+  if (typeof raw !== 'string' || raw === REDACTED_VALUE) return undefined;
+  const mime = str(span.attributes[INPUT_MIME_TYPE]);
+  if (mime !== undefined && mime !== MIME_JSON) return undefined;
+  const body = readJsonAttribute(raw, RequestBodyJson, { limits: ctx.limits, diagnostics: ctx.diagnostics, span, key: INPUT_VALUE });
+  if (!body) return undefined;
+  const bound = ctx.limits.maxMessagesPerRequest;
+  const out: Message[] = [];
+  if (body.messages) {
+    for (const m of body.messages) {
+      if (out.length >= bound) break;
+      const msg = chatMessage(m, span, ctx, `${INPUT_VALUE} messages`);
+      if (msg) out.push(msg);
+    }
+    if (body.messages.length > bound) report(span, ctx, 'warn', 'openinference.messages-clipped', `${INPUT_VALUE} holds ${body.messages.length} messages, past the ${bound}-message bound; only the first ${bound} were read`);
+    return out;
+  }
+  if (body.input !== undefined) {
+    if (body.instructions) out.push({ role: 'system', parts: [{ type: 'text', text: body.instructions }] });
+    const items = typeof body.input === 'string' ? [body.input] : body.input;
+    for (const it of items) {
+      if (out.length >= bound) break;
+      const msg = responsesItem(it, span, ctx, `${INPUT_VALUE} input`);
+      if (msg) out.push(msg);
+    }
+    return out;
+  }
+  report(span, ctx, 'info', 'openinference.input-unrecognised', `${INPUT_VALUE} holds neither Chat Completions messages nor a Responses input; the window is not known`);
+  return undefined;
+}
+
+interface ResponseBody {
+  id?: string;
+  output?: Message[];
+}
+
+function readResponseBody(span: SpanData, ctx: ReadContext, wantOutput: boolean): ResponseBody {
+  const raw = span.attributes[OUTPUT_VALUE];
+  if (typeof raw !== 'string' || raw === REDACTED_VALUE) return {};
+  const mime = str(span.attributes[OUTPUT_MIME_TYPE]);
+  if (mime !== undefined && mime !== MIME_JSON) return {};
+  if (mime === undefined && !raw.trimStart().startsWith('{')) return {};
+  const body = readJsonAttribute(raw, ResponseBodyJson, { limits: ctx.limits, diagnostics: ctx.diagnostics, span, key: OUTPUT_VALUE });
+  if (!body) return {};
+  const out: ResponseBody = body.id ? { id: body.id } : {};
+  if (!wantOutput) return out;
+  if (body.choices) {
+    // OpenInference records the first choice only; so do we.
+    const first = z.looseObject({ message: z.unknown() }).safeParse(body.choices[0]);
+    const m = first.success ? chatMessage(first.data.message, span, ctx, `${OUTPUT_VALUE} choices.0`) : undefined;
+    out.output = m ? [m] : [];
+  } else if (body.output) {
+    out.output = [];
+    for (const it of body.output) {
+      const m = responsesItem(it, span, ctx, `${OUTPUT_VALUE} output`);
+      if (m) out.output.push(m);
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tool definitions
+
+const ToolSchemaJson = z.looseObject({
+  type: z.string().optional(),
+  name: z.string().optional(),
+  description: z.string().optional().nullable(),
+  parameters: z.unknown().optional(),
+  function: z
+    .looseObject({ name: z.string(), description: z.string().optional().nullable(), parameters: z.unknown().optional() })
+    .optional(),
+});
+
+function toolDefinition(raw: AttrValue, span: SpanData, ctx: ReadContext, key: string): ToolDefinition | undefined {
+  const t = readJsonAttribute(raw, ToolSchemaJson, { limits: ctx.limits, diagnostics: ctx.diagnostics, span, key });
+  if (!t) return undefined;
+  const name = t.function?.name ?? t.name;
+  if (!name) {
+    report(span, ctx, 'warn', 'openinference.tool-unnamed', `attribute ${key} names no tool; skipped`);
+    return undefined;
+  }
+  const description = t.function ? t.function.description : t.description;
+  const schema = t.function ? t.function.parameters : t.parameters;
+  return { name, ...(description ? { description } : {}), ...(schema !== undefined ? { inputSchema: schema } : {}) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Span readers
+
+function readLlm(span: SpanData, ctx: ReadContext): LlmRequest {
+  const attrs = span.attributes;
+  const bound = ctx.limits.maxMessagesPerRequest;
+  const input = newFamily();
+  const output = newFamily();
+  const tools: (AttrValue | undefined)[] = [];
+  let toolsSeen = false;
+  let toolsClipped = false;
+
+  // The one pass over the span's keys.
+  for (const key in attrs) {
+    const value = attrs[key]!;
+    if (key.startsWith(LLM_INPUT_MESSAGES_PREFIX)) addMessageKey(input, key, LLM_INPUT_MESSAGES_PREFIX.length, value, bound);
+    else if (key.startsWith(LLM_OUTPUT_MESSAGES_PREFIX)) addMessageKey(output, key, LLM_OUTPUT_MESSAGES_PREFIX.length, value, bound);
+    else if (key.startsWith(LLM_TOOLS_PREFIX)) {
+      toolsSeen = true;
+      const at = indexAt(key, LLM_TOOLS_PREFIX.length);
+      if (!at || key.slice(at[1]) !== TOOL_JSON_SCHEMA) continue;
+      if (at[0] >= bound) toolsClipped = true;
+      else tools[at[0]] = value;
+    }
+  }
+
+  let inputMessages: Message[] = [];
+  let inputContent: LlmRequest['inputContent'] = 'not-captured';
+  if (input.seen) {
+    const c = convertFamily(input, LLM_INPUT_MESSAGES_PREFIX, span, ctx);
+    inputMessages = c.messages;
+    if (c.redacted) {
+      report(span, ctx, 'info', 'openinference.input-redacted', 'has redacted input text (OPENINFERENCE_HIDE_INPUT_TEXT); the window is not known');
+    } else inputContent = 'captured';
+  } else {
+    // No flattened messages (OPENINFERENCE_HIDE_INPUT_MESSAGES, or an instrumentation that writes
+    // only the body): fall back to the whole request in input.value.
+    const fromBody = inputFromRequestBody(span, ctx);
+    if (fromBody) {
+      inputMessages = fromBody;
+      inputContent = 'captured';
+    }
+  }
+
+  const outputText: string[] = [];
+  const toolCalls: ToolCall[] = [];
+  let outputContent: LlmRequest['outputContent'] = 'not-captured';
+  let outMessages: Message[] | undefined;
+  if (output.seen) {
+    const c = convertFamily(output, LLM_OUTPUT_MESSAGES_PREFIX, span, ctx);
+    outMessages = c.messages;
+    if (c.redacted) report(span, ctx, 'info', 'openinference.output-redacted', 'has redacted output text (OPENINFERENCE_HIDE_OUTPUT_TEXT); the answer is not known');
+    else outputContent = 'captured';
+  }
+  const body = readResponseBody(span, ctx, !output.seen);
+  if (!outMessages && body.output) {
+    outMessages = body.output;
+    outputContent = 'captured';
+  }
+  for (const m of outMessages ?? []) {
+    if (m.role !== 'assistant') continue;
+    for (const p of m.parts) {
+      if (p.type === 'text') {
+        if (p.text !== '') outputText.push(p.text);
+      } else if (p.type === 'tool-call') toolCalls.push({ ...(p.id ? { id: p.id } : {}), name: p.name, arguments: p.arguments });
+    }
+  }
+
+  let toolDefinitions: ToolDefinition[] | undefined;
+  if (toolsSeen) {
+    toolDefinitions = [];
+    for (let k = 0; k < tools.length; k++) {
+      const raw = tools[k];
+      if (raw === undefined) continue;
+      const d = toolDefinition(raw, span, ctx, `${LLM_TOOLS_PREFIX}${k}.${TOOL_JSON_SCHEMA}`);
+      if (d) toolDefinitions.push(d);
+    }
+    if (toolsClipped) report(span, ctx, 'warn', 'openinference.tools-clipped', `has tool definitions past the ${bound} bound; only the first ${bound} were read`);
+  }
+
+  const conversationId = idString(attrs[SESSION_ID]);
+  const model = str(attrs[LLM_MODEL_NAME]) ?? str(attrs[LLM_RESPONSE_MODEL_NAME]) ?? str(attrs[LLM_REQUEST_MODEL_NAME]);
+  if (!body.id) report(span, ctx, 'info', 'openinference.response-id-missing', `has no response id in ${OUTPUT_VALUE}; the request cannot be matched by id`);
+  return {
+    kind: 'llm-request',
+    span: refOf(span),
+    convention: 'openinference',
+    tenant: ctx.tenant,
+    ...(conversationId ? { conversationId } : {}),
+    ...(body.id ? { responseId: body.id } : {}),
+    ...(model ? { model } : {}),
+    startTimeUnixNano: span.startTimeUnixNano,
+    endTimeUnixNano: span.endTimeUnixNano,
+    inputContent,
+    outputContent,
+    input: inputMessages,
+    ...(toolDefinitions ? { toolDefinitions } : {}),
+    outputText,
+    toolCalls,
+  };
+}
+
+function readTool(span: SpanData, ctx: ReadContext): ToolExecution {
+  const attrs = span.attributes;
+  const toolName = str(attrs[TOOL_NAME]) || span.name;
+  if (!str(attrs[TOOL_NAME])) report(span, ctx, 'info', 'openinference.tool-name-missing', `has no ${TOOL_NAME}; the span name is used`);
+  const callId = idString(attrs[TOOL_ID]);
+  const rawArgs = attrs[INPUT_VALUE];
+  let args: unknown;
+  if (typeof rawArgs === 'string' && rawArgs !== REDACTED_VALUE) {
+    const mime = str(attrs[INPUT_MIME_TYPE]);
+    const t = rawArgs.trimStart();
+    args = mime === MIME_JSON || (mime === undefined && (t.startsWith('{') || t.startsWith('['))) ? parseArguments(rawArgs, span, ctx, INPUT_VALUE) : rawArgs;
+  } else if (rawArgs !== undefined && rawArgs !== REDACTED_VALUE) args = rawArgs;
+  const rawResult = attrs[OUTPUT_VALUE];
+  // The result stays the string the tool returned: that is what the model is shown.
+  const result = rawResult === REDACTED_VALUE ? undefined : rawResult;
+  const conversationId = idString(attrs[SESSION_ID]);
+  const errorMessage = errorMessageOf(span);
+  return {
+    kind: 'tool-execution',
+    span: refOf(span),
+    convention: 'openinference',
+    tenant: ctx.tenant,
+    ...(conversationId ? { conversationId } : {}),
+    ...(callId ? { callId } : {}),
+    toolName,
+    arguments: args,
+    result,
+    status: statusOf(span),
+    ...(errorMessage ? { errorMessage } : {}),
+    startTimeUnixNano: span.startTimeUnixNano,
+    endTimeUnixNano: span.endTimeUnixNano,
+  };
+}
+
+function readAgent(span: SpanData, ctx: ReadContext): AgentTurn {
+  const conversationId = idString(span.attributes[SESSION_ID]);
+  const agentName = str(span.attributes[AGENT_NAME]) || span.name;
+  return {
+    kind: 'agent-turn',
+    span: refOf(span),
+    convention: 'openinference',
+    tenant: ctx.tenant,
+    ...(conversationId ? { conversationId } : {}),
+    ...(agentName ? { agentName } : {}),
+    startTimeUnixNano: span.startTimeUnixNano,
+    endTimeUnixNano: span.endTimeUnixNano,
+  };
+}
+
+function kindOf(span: SpanData): string | undefined {
+  const k = span.attributes[OI_SPAN_KIND];
+  return typeof k === 'string' ? k.toUpperCase() : undefined;
+}
+
+export const openInference: Convention = {
+  id: 'openinference',
+  claims(span: SpanData): boolean {
+    const k = kindOf(span);
+    return k === OI_KIND_LLM || k === OI_KIND_TOOL || k === OI_KIND_AGENT;
+  },
+  read(span: SpanData, ctx: ReadContext): ModelEvent[] {
+    switch (kindOf(span)) {
+      case OI_KIND_LLM:
+        return [readLlm(span, ctx)];
+      case OI_KIND_TOOL:
+        return [readTool(span, ctx)];
+      case OI_KIND_AGENT:
+        return [readAgent(span, ctx)];
+      default:
+        return [];
+    }
+  },
+};
