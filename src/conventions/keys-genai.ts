@@ -49,3 +49,29 @@ export const GEN_AI_COMPLETION = 'gen_ai.completion';
 export const SESSION_ID = 'session.id';
 export const TRACELOOP_SESSION_ID = 'traceloop.association.properties.session_id';
 export const TRACELOOP_CONVERSATION_ID = 'traceloop.association.properties.conversation_id';
+/** AI SDK 7 (`@ai-sdk/otel`) runtime context, on `invoke_agent` and `step` spans. */
+export const AI_SETTINGS_CONTEXT_CONVERSATION_ID = 'ai.settings.context.conversationId';
+
+/** Tool-call id keys beyond `id`: the Responses API's real call id (`id` there is the item id `fc_…`). */
+export const PART_CALL_ID = 'call_id';
+
+/** Non-standard operation name AI SDK 7 writes on its `step {n}` spans (not LLM requests). */
+export const OP_AGENT_STEP = 'agent_step';
+
+/**
+ * OpenLLMetry before 0.23 (indexed keys, no tool-call ids anywhere):
+ * `gen_ai.prompt.{i}.role|content`, `gen_ai.completion.{i}.role|content|finish_reason`,
+ * `gen_ai.completion.{i}.tool_calls.{j}.name|arguments`, `gen_ai.completion.{i}.function_call.name|arguments`,
+ * `llm.request.functions.{k}.name|description|arguments|parameters`.
+ */
+export const LLM_REQUEST_TYPE = 'llm.request.type';
+export const LEGACY_PROMPT_PREFIX = 'gen_ai.prompt.';
+export const LEGACY_COMPLETION_PREFIX = 'gen_ai.completion.';
+export const LEGACY_FUNCTIONS_PREFIX = 'llm.request.functions.';
+/** The first indexed keys, for the O(1) recognition test. */
+export const LEGACY_PROMPT_0_ROLE = 'gen_ai.prompt.0.role';
+export const LEGACY_PROMPT_0_CONTENT = 'gen_ai.prompt.0.content';
+export const LEGACY_COMPLETION_0_ROLE = 'gen_ai.completion.0.role';
+export const LEGACY_COMPLETION_0_CONTENT = 'gen_ai.completion.0.content';
+/** `llm.request.type` values that are LLM requests. */
+export const LEGACY_REQUEST_TYPES: ReadonlySet<string> = new Set(['chat', 'completion']);
