@@ -102,6 +102,12 @@ export function resolveOptions(o: FootprintOptions & { now?: () => number }): Re
   };
 }
 
+export interface TraceInfo {
+  llmRequests: number;
+  turn?: string;
+  conversationId?: string;
+}
+
 /** What the core remembers of an inference span that arrived without its content (logs may follow). */
 interface AwaitingContent {
   span: SpanData;
@@ -116,6 +122,8 @@ export class FootprintCore {
   private readonly traceFindings: BoundedMap<Set<string>>;
   /** trace id -> tallies accumulated for the turn not yet reported. */
   private readonly traceTallies: BoundedMap<Map<string, CheckTally>>;
+  /** trace id -> what was seen of it: requests read, its turn, its conversation. */
+  private readonly traceInfo: BoundedMap<TraceInfo>;
   /** span key -> log records that arrived before their span. */
   private readonly pendingLogs: BoundedMap<LogData[]>;
   /** span key -> an inference span that passed with no content; its log records may still come. */
@@ -132,6 +140,7 @@ export class FootprintCore {
     this.traceConversation = traceMap();
     this.traceFindings = traceMap();
     this.traceTallies = traceMap();
+    this.traceInfo = traceMap();
     this.pendingLogs = new BoundedMap({ maxEntries: limits.maxPendingLogSpans, idleMs: limits.conversationIdleMs, now });
     this.awaitingContent = new BoundedMap({ maxEntries: limits.maxPendingLogSpans, idleMs: limits.conversationIdleMs, now });
     this.spanDeclarations = new BoundedMap({ maxEntries: 10_000, idleMs: limits.conversationIdleMs, now });
@@ -177,6 +186,7 @@ export class FootprintCore {
     this.traceConversation.clear();
     this.traceFindings.clear();
     this.traceTallies.clear();
+    this.traceInfo.clear();
     this.pendingLogs.clear();
     this.awaitingContent.clear();
     this.spanDeclarations.clear();
@@ -236,6 +246,11 @@ export class FootprintCore {
         if (id) ev.conversationId = id;
       }
       if (ev.kind === 'tool-execution' && ev.declared) this.spanDeclarations.set(`${ev.tenant}\u0000${ev.toolName}`, ev.declared);
+      const info = this.traceInfo.get(ev.span.traceId) ?? { llmRequests: 0 };
+      if (ev.kind === 'llm-request') info.llmRequests++;
+      if (ev.kind === 'agent-turn' && ev.agentName) info.turn = ev.agentName;
+      if (ev.conversationId) info.conversationId = ev.conversationId;
+      this.traceInfo.set(ev.span.traceId, info);
     }
 
     // 4. Checks, in the order the requests were made.
@@ -305,6 +320,7 @@ export class FootprintCore {
       quotedValueChars: limits.quotedValueChars,
     });
     this.conversations.recordServed(state, state.requests, frame.served);
+    if (req.conversationId) for (const f of outcome.findings) f.conversationId = req.conversationId;
     this.addTally(req.span.traceId, outcome.tally);
     if (outcome.externalGroundsUsed.length > 0) {
       const ann = annotationFor(result, spanKey(req.span));
@@ -343,6 +359,11 @@ export class FootprintCore {
   /** Tallies accumulated for a trace so far (the disposition reads these). */
   talliesOf(traceId: string): CheckTally[] {
     return [...(this.traceTallies.peek(traceId)?.values() ?? [])];
+  }
+
+  /** What the core has seen of a trace, or undefined when it saw no agent span of it. */
+  traceInfoOf(traceId: string): Readonly<TraceInfo> | undefined {
+    return this.traceInfo.peek(traceId);
   }
 }
 

@@ -1,0 +1,161 @@
+// `footprint-otel check FILE...`: runs the core over exported traces (OTLP/JSON, Tempo's API
+// output, JSON lines; spans and log records), prints findings, and with --write writes the same
+// documents back out with the finding events added. Exit 0 when it ran, 2 on unusable input.
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { decodeOtlpJsonText, type DecodedDocument } from '../otlp/json.js';
+import { encodeKeyValues } from '../otlp/anyvalue.js';
+import { loadDeclarationsFile } from '../declarations/load.js';
+import { FootprintCore, type Redaction } from '../runs/footprint.js';
+import { spanKey, type SpanData, type SpanEventData } from '../model/telemetry.js';
+import type { Declarations } from '../declarations/types.js';
+import { renderJson, renderText, type CheckReport } from './report.js';
+
+export interface CliResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export const CHECK_USAGE = `usage: footprint-otel check FILE... [--declarations FILE] [--format text|json] [--write FILE] [--redaction quote|hash|omit]
+  FILE            OTLP/JSON traces or logs (ExportTraceServiceRequest / ExportLogsServiceRequest,
+                  Tempo API output, or JSON lines mixing both)
+  --declarations  tool declarations (YAML or JSON) that arm the checks
+  --format        text (default) for people, json for machines: {"findings":[...]}
+  --write FILE    write the spans back out as OTLP/JSON with the finding events added
+  --redaction     how finding values are written: quote (default), hash or omit`;
+
+const fail = (reason: string): CliResult => ({ exitCode: 2, stdout: '', stderr: `footprint-otel check: ${reason}\n` });
+
+export function runCheck(argv: string[]): CliResult {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        declarations: { type: 'string' },
+        format: { type: 'string', default: 'text' },
+        write: { type: 'string' },
+        redaction: { type: 'string', default: 'quote' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    return fail(`${(e as Error).message}\n${CHECK_USAGE}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { exitCode: 0, stdout: `${CHECK_USAGE}\n`, stderr: '' };
+  if (positionals.length === 0) return fail(`no input file given\n${CHECK_USAGE}`);
+  if (values.format !== 'text' && values.format !== 'json') return fail(`--format must be text or json, not "${values.format}"`);
+  if (!['quote', 'hash', 'omit'].includes(values.redaction!)) return fail(`--redaction must be quote, hash or omit, not "${values.redaction}"`);
+
+  let declarations: Declarations | undefined;
+  if (values.declarations) {
+    const r = loadDeclarationsFile(values.declarations);
+    if (!r.ok) return fail(`declarations refused: ${r.errors.join('; ')}`);
+    declarations = r.declarations;
+  }
+
+  let doc: DecodedDocument = { spans: [], logs: [], diagnostics: [], documents: [] };
+  const docsPerFile: unknown[][] = [];
+  for (const path of positionals) {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (e) {
+      return fail(`cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+    const before = doc.documents.length;
+    doc = decodeOtlpJsonText(text, path, doc);
+    docsPerFile.push(doc.documents.slice(before));
+  }
+  if (doc.spans.length === 0) {
+    const why = doc.diagnostics.find((d) => d.level === 'error')?.message ?? 'no spans found in the input';
+    return fail(doc.logs.length > 0 ? `no spans found (only ${doc.logs.length} log records): give the trace file too` : why);
+  }
+
+  const core = new FootprintCore({ ...(declarations ? { declarations } : {}), redaction: values.redaction as Redaction });
+  const spans = doc.spans.map((d) => d.span);
+  const result = core.process({ spans, logs: doc.logs });
+
+  const eventsByFinding = new Map<string, SpanEventData[]>();
+  for (const [key, ann] of result.annotations) eventsByFinding.set(key, ann.events.filter((e) => e.name === 'footprint.finding'));
+  for (const c of result.carriers) eventsByFinding.set(spanKey({ traceId: c.traceId, spanId: c.parentSpanId ?? c.spanId }), c.events);
+  const counters = new Map<string, number>();
+  const findings = result.findings.map((finding) => {
+    const key = spanKey(finding.span);
+    const i = counters.get(key) ?? 0;
+    counters.set(key, i + 1);
+    return { finding, event: eventsByFinding.get(key)![i]! };
+  });
+
+  const traceIds = [...new Set(spans.map((s) => s.traceId))];
+  const report: CheckReport = {
+    findings,
+    traces: traceIds
+      .map((id) => ({ id, info: core.traceInfoOf(id) }))
+      .filter((t) => t.info !== undefined)
+      .map(({ id, info }) => ({ traceId: id, ...(info!.turn ? { turn: info!.turn } : {}), ...(info!.conversationId ? { conversationId: info!.conversationId } : {}), llmRequests: info!.llmRequests, tallies: core.talliesOf(id) })),
+    diagnostics: [...doc.diagnostics, ...result.diagnostics],
+    spans: spans.length,
+    logs: doc.logs.length,
+  };
+
+  if (values.write) {
+    try {
+      writeFileSync(values.write, writeBack(doc, result.annotations, result.carriers));
+    } catch (e) {
+      return fail(`cannot write ${values.write} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+  }
+  return { exitCode: 0, stdout: values.format === 'json' ? `${renderJson(report)}\n` : renderText(report), stderr: '' };
+}
+
+function eventJson(e: SpanEventData): Record<string, unknown> {
+  return { timeUnixNano: String(e.timeUnixNano), name: e.name, attributes: encodeKeyValues(e.attributes), droppedAttributesCount: 0 };
+}
+
+/** The input trace documents with finding events (and counts) added in place, as one OTLP/JSON export. */
+function writeBack(doc: DecodedDocument, annotations: Map<string, { events: SpanEventData[]; attributes: Record<string, unknown> }>, carriers: SpanData[]): string {
+  for (const { span, raw } of doc.spans) {
+    const ann = annotations.get(spanKey(span));
+    if (!ann) continue;
+    const events = Array.isArray(raw.events) ? (raw.events as unknown[]) : [];
+    events.push(...ann.events.map(eventJson));
+    raw.events = events;
+    const attrs = Array.isArray(raw.attributes) ? (raw.attributes as unknown[]) : [];
+    attrs.push(...encodeKeyValues(ann.attributes as never));
+    raw.attributes = attrs;
+  }
+  const resourceSpans: unknown[] = [];
+  for (const d of doc.documents) {
+    const root = (d as { trace?: unknown }).trace ?? d;
+    const rs = (root as { resourceSpans?: unknown[]; batches?: unknown[] }).resourceSpans ?? (root as { batches?: unknown[] }).batches;
+    if (Array.isArray(rs)) resourceSpans.push(...rs);
+  }
+  if (carriers.length > 0) {
+    resourceSpans.push({
+      resource: { attributes: encodeKeyValues(carriers[0]!.resource) },
+      scopeSpans: [
+        {
+          scope: { name: carriers[0]!.scope.name },
+          spans: carriers.map((c) => ({
+            traceId: c.traceId,
+            spanId: c.spanId,
+            parentSpanId: c.parentSpanId,
+            name: c.name,
+            kind: c.kind,
+            startTimeUnixNano: String(c.startTimeUnixNano),
+            endTimeUnixNano: String(c.endTimeUnixNano),
+            attributes: encodeKeyValues(c.attributes),
+            events: c.events.map(eventJson),
+            status: { code: 0 },
+          })),
+        },
+      ],
+    });
+  }
+  return `${JSON.stringify({ resourceSpans }, null, 2)}\n`;
+}

@@ -1,0 +1,123 @@
+// Renders a check run for people (grouped by trace, each finding with its sentence and witnesses)
+// or as one JSON object. Formatting only: it never decides what is a finding.
+
+import type { Finding, CheckTally } from '../model/finding.js';
+import type { Diagnostic } from '../model/diagnostics.js';
+import type { SpanEventData } from '../model/telemetry.js';
+import * as N from '../findings/names.js';
+
+export interface TraceSummary {
+  traceId: string;
+  /** The turn's name (the invoke_agent or root span), when there is one. */
+  turn?: string;
+  conversationId?: string;
+  llmRequests: number;
+  tallies: CheckTally[];
+}
+
+export interface CheckReport {
+  findings: { finding: Finding; event: SpanEventData }[];
+  traces: TraceSummary[];
+  diagnostics: Diagnostic[];
+  spans: number;
+  logs: number;
+}
+
+function attr(e: SpanEventData, key: string): string | undefined {
+  const v = e.attributes[key];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** The JSON item of one finding, as written on the span (values quoted or redacted). */
+export function findingJson(f: Finding, e: SpanEventData): Record<string, unknown> {
+  let witnesses: unknown = [];
+  try {
+    witnesses = JSON.parse(attr(e, N.ATTR_FINDING_WITNESSES) ?? '[]');
+  } catch {
+    witnesses = [];
+  }
+  return {
+    id: attr(e, N.ATTR_FINDING_ID),
+    kind: f.kind,
+    seam: f.seam,
+    traceId: f.span.traceId,
+    spanId: f.span.spanId,
+    ...(f.conversationId ? { conversationId: f.conversationId } : {}),
+    toolName: f.toolName ?? null,
+    toolCallId: f.toolCallId ?? null,
+    predicate: f.predicate,
+    value: attr(e, N.ATTR_FINDING_VALUE) ?? null,
+    grounding: f.grounding ?? null,
+    ...(f.advisory ? { advisory: true } : {}),
+    message: attr(e, N.ATTR_FINDING_MESSAGE) ?? f.message,
+    witnesses,
+  };
+}
+
+export function renderJson(r: CheckReport): string {
+  return JSON.stringify(
+    {
+      findings: r.findings.map(({ finding, event }) => findingJson(finding, event)),
+      summary: summaryLine(r),
+      traces: r.traces.map((t) => ({ traceId: t.traceId, turn: t.turn ?? null, conversationId: t.conversationId ?? null, llmRequests: t.llmRequests, checks: t.tallies })),
+      diagnostics: r.diagnostics,
+    },
+    null,
+    2,
+  );
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+export function summaryLine(r: CheckReport): string {
+  const requests = r.traces.reduce((n, t) => n + t.llmRequests, 0);
+  const totals = new Map<string, CheckTally>();
+  for (const t of r.traces)
+    for (const x of t.tallies) {
+      const p = totals.get(x.check);
+      if (!p) totals.set(x.check, { ...x, unreachableReasons: { ...x.unreachableReasons } });
+      else {
+        p.checked += x.checked;
+        p.findings += x.findings;
+        p.notApplicable += x.notApplicable;
+        p.unreachable += x.unreachable;
+        for (const [k, v] of Object.entries(x.unreachableReasons)) p.unreachableReasons[k] = (p.unreachableReasons[k] ?? 0) + v;
+      }
+    }
+  const ran = [...totals.values()].filter((t) => t.checked > 0);
+  const unreachable = [...totals.values()].filter((t) => t.unreachable > 0);
+  const reasons = [...new Set(unreachable.flatMap((t) => Object.keys(t.unreachableReasons)))];
+  let line = `${plural(ran.length, 'check')} ran on ${plural(requests, 'LLM request')} in ${plural(r.traces.length, 'trace')}`;
+  if (unreachable.length > 0) line += `; ${unreachable.length} could not run everywhere: ${reasons.join('; ')}`;
+  if (ran.length === 0 && unreachable.length === 0) line += ' (nothing was declared that arms a check, so nothing was checked)';
+  line += `. ${plural(r.findings.length, 'finding')}.`;
+  return line;
+}
+
+export function renderText(r: CheckReport): string {
+  const out: string[] = [summaryLine(r), ''];
+  for (const t of r.traces) {
+    const mine = r.findings.filter((x) => x.finding.span.traceId === t.traceId);
+    if (mine.length === 0) continue;
+    out.push(`trace ${t.traceId}${t.turn ? ` · ${t.turn}` : ''}${t.conversationId ? ` · conversation ${t.conversationId}` : ''}`);
+    for (const { finding, event } of mine) {
+      const j = findingJson(finding, event);
+      out.push(`  ${finding.kind} @ ${finding.seam}${finding.advisory ? ' (advisory)' : ''} — ${finding.toolName ?? ''} ${finding.predicate}${finding.toolCallId ? ` (call ${finding.toolCallId})` : ''} on span ${finding.span.spanId}`);
+      out.push(`    ${j.message as string}`);
+      for (const w of (Array.isArray(j.witnesses) ? j.witnesses : []) as { stratum?: string; value?: string; provenance?: string; omitted?: number }[]) {
+        if (w.omitted) out.push(`      … ${w.omitted} more witness(es)`);
+        else out.push(`      · [${w.stratum}] "${w.value}" — ${w.provenance}`);
+      }
+    }
+    out.push('');
+  }
+  const warn = r.diagnostics.filter((d) => d.level !== 'info');
+  if (warn.length > 0) {
+    out.push(`${plural(warn.length, 'diagnostic')}:`);
+    for (const d of warn.slice(0, 50)) out.push(`  ${d.level}: ${d.message}`);
+    if (warn.length > 50) out.push(`  … and ${warn.length - 50} more`);
+  }
+  return out.join('\n').trimEnd() + '\n';
+}
