@@ -1,0 +1,84 @@
+// The negative ledger: one row per tool execution of a conversation — what was read, how it
+// ended, whether its result was empty (and who said so), its rows, and the coverage the tool
+// declared (what it checked and did not). Plain data, filled by src/runs from ToolExecutions and
+// read by the write- and answer-seam checks. Never guessed: an unknown shape is `unknown`.
+
+import type { SpanRef } from './telemetry.js';
+
+export type ReadOutcome = 'ran' | 'refused' | 'failed' | 'unknown';
+
+export type Emptiness = 'declared-absent' | 'undeclared-empty' | 'non-empty' | 'unknown';
+
+export interface CoverageItem {
+  what: string;
+  why?: string;
+  /** Only on not_checked: what kind of gap it is. */
+  kind?: 'existence' | 'scope';
+  short?: string;
+}
+
+export interface PeriodRange {
+  from: string;
+  to: string;
+}
+
+export type PeriodVerdict = 'covered' | 'partly-held' | 'not-held' | 'unknown';
+
+export interface DeclaredPeriod {
+  queried: PeriodRange;
+  held: PeriodRange | 'unknown';
+  readAt?: string;
+  verdict: PeriodVerdict;
+}
+
+export interface DescribedFact {
+  entity: string;
+  field: string;
+  value: unknown;
+  measuredAt?: string;
+}
+
+/** What the one result reader found in a tool's result. */
+export interface ResultReading {
+  emptiness: Emptiness;
+  /** Counted rows, when the result has a countable list. */
+  rows?: number;
+  /** Which route read it. */
+  shape: 'array' | 'absence' | 'coverage' | 'described' | 'rows-at' | 'text' | 'object' | 'none';
+  /** The rows themselves when the result is an array of plain objects (for column checks). */
+  objectRows?: Record<string, unknown>[];
+  absence?: {
+    lookedFor: string;
+    tryInstead?: string;
+    tryInsteadTool?: { tool: string; why?: string };
+  };
+  coverage?: {
+    checked: CoverageItem[];
+    notChecked: CoverageItem[];
+    cannotCover: CoverageItem[];
+  };
+  period?: DeclaredPeriod;
+  provenance?: { source?: string; measuredAt?: string };
+  facts?: DescribedFact[];
+  /** Why an envelope-looking value was read as plain data instead (malformed envelope). */
+  envelopeRefused?: string;
+  /** The result's status says it was refused or failed (`denied`, `invalid`, `failure`, an error message). */
+  refusal?: string;
+}
+
+export interface LedgerRow {
+  span: SpanRef;
+  /** The trace of the turn the read belongs to. */
+  traceId: string;
+  /** 1-based order of the request that chose this call, within the conversation (when known). */
+  request?: number;
+  toolName: string;
+  callId?: string;
+  arguments: unknown;
+  /** undefined = the result was not captured. */
+  result: unknown;
+  outcome: ReadOutcome;
+  errorMessage?: string;
+  reading: ResultReading;
+  startTimeUnixNano: bigint;
+}
