@@ -487,6 +487,9 @@ function toolDefinition(raw: AttrValue, span: SpanData, ctx: ReadContext, key: s
 // ---------------------------------------------------------------------------------------------
 // Span readers
 
+/** OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT's default in the OpenTelemetry JS SDK. */
+const SDK_DEFAULT_ATTRIBUTE_COUNT_LIMIT = 128;
+
 function readLlm(span: SpanData, ctx: ReadContext): LlmRequest {
   const attrs = span.attributes;
   const bound = ctx.limits.maxMessagesPerRequest;
@@ -497,7 +500,9 @@ function readLlm(span: SpanData, ctx: ReadContext): LlmRequest {
   let toolsClipped = false;
 
   // The one pass over the span's keys.
+  let keyCount = 0;
   for (const key in attrs) {
+    keyCount++;
     const value = attrs[key]!;
     if (key.startsWith(LLM_INPUT_MESSAGES_PREFIX)) addMessageKey(input, key, LLM_INPUT_MESSAGES_PREFIX.length, value, bound);
     else if (key.startsWith(LLM_OUTPUT_MESSAGES_PREFIX)) addMessageKey(output, key, LLM_OUTPUT_MESSAGES_PREFIX.length, value, bound);
@@ -518,6 +523,20 @@ function readLlm(span: SpanData, ctx: ReadContext): LlmRequest {
     if (c.redacted) {
       report(span, ctx, 'info', 'openinference.input-redacted', 'has redacted input text (OPENINFERENCE_HIDE_INPUT_TEXT); the window is not known');
     } else inputContent = 'captured';
+    // The SDK keeps only the first OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT attributes (128 by default) and
+    // drops the rest silently. OpenInference writes input.value before the flattened messages and
+    // the output last, so a span that hit the limit holds a prefix of the window and no output.
+    // Then (and only then) the whole request in input.value is the better record of the window.
+    const suspect = keyCount >= SDK_DEFAULT_ATTRIBUTE_COUNT_LIMIT || (!output.seen && attrs[OUTPUT_VALUE] === undefined);
+    if (suspect && !c.redacted) {
+      const fromBody = inputFromRequestBody(span, ctx);
+      if (fromBody && fromBody.length > inputMessages.length) {
+        inputMessages = fromBody;
+        report(span, ctx, 'warn', 'openinference.attributes-dropped', `holds ${c.messages.length} flattened input messages but ${INPUT_VALUE} holds ${fromBody.length}: attributes were dropped (span attribute count limit?); the window is read from ${INPUT_VALUE}`);
+      } else if (keyCount >= SDK_DEFAULT_ATTRIBUTE_COUNT_LIMIT) {
+        report(span, ctx, 'info', 'openinference.attribute-limit', `has ${keyCount} attributes, the SDK's default count limit; later attributes may have been dropped`);
+      }
+    }
   } else {
     // No flattened messages (OPENINFERENCE_HIDE_INPUT_MESSAGES, or an instrumentation that writes
     // only the body): fall back to the whole request in input.value.

@@ -304,8 +304,10 @@ describe('OpenInference unit: shapes, bounds and traps', () => {
       { role: 'assistant', parts: [{ type: 'tool-call', id: 'c1', name: 'f', arguments: { k: 'v' } }] },
       { role: 'tool', parts: [{ type: 'tool-result', id: 'c1', result: 'result from body' }] },
     ]);
-    const flat = read1(span(llm({ ...basicInput, 'input.value': body, 'input.mime_type': 'application/json' }))).events[0] as LlmRequest;
-    expect(flat.input.map((m) => m.parts)).toEqual([[{ type: 'text', text: 'be brief' }], [{ type: 'text', text: 'hi' }]]);
+    const complete = { 'output.value': output('r-6'), 'llm.output_messages.0.message.role': 'assistant', 'llm.output_messages.0.message.content': 'hello' };
+    const flat = read1(span(llm({ ...basicInput, 'input.value': body, 'input.mime_type': 'application/json', ...complete })));
+    expect((flat.events[0] as LlmRequest).input.map((m) => m.parts)).toEqual([[{ type: 'text', text: 'be brief' }], [{ type: 'text', text: 'hi' }]]);
+    expect(flat.codes).toEqual([]);
     // Responses API body: instructions become the leading system message.
     const resp = JSON.stringify({ instructions: 'inst', input: [{ role: 'user', content: 'q' }, { type: 'function_call', call_id: 'call_9', name: 'g', arguments: '{}' }, { type: 'function_call_output', call_id: 'call_9', output: '[]' }] });
     const r2 = read1(span(llm({ 'input.value': resp }))).events[0] as LlmRequest;
@@ -315,6 +317,24 @@ describe('OpenInference unit: shapes, bounds and traps', () => {
       { role: 'assistant', parts: [{ type: 'tool-call', id: 'call_9', name: 'g', arguments: {} }] },
       { role: 'tool', parts: [{ type: 'tool-result', id: 'call_9', result: '[]' }] },
     ]);
+  });
+
+  it('a span that hit the SDK attribute count limit (128): the window is read from input.value, with a diagnostic', () => {
+    // What the SDK keeps of a long conversation: session/kind/model/input.value first, then the
+    // flattened messages until the 128th attribute; the output (written last) is gone.
+    const n = 100;
+    const wire = Array.from({ length: n }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `m${i}` }));
+    const attrs: Attributes = llm({ 'session.id': 's', 'input.value': JSON.stringify({ messages: wire }), 'input.mime_type': 'application/json' });
+    for (let i = 0; Object.keys(attrs).length < 128; i++) {
+      attrs[`llm.input_messages.${i}.message.role`] = wire[i]!.role;
+      if (Object.keys(attrs).length < 128) attrs[`llm.input_messages.${i}.message.content`] = wire[i]!.content;
+    }
+    const { events, codes } = read1(span(attrs));
+    const r = events[0] as LlmRequest;
+    expect(r.input.length).toBe(n);
+    expect(r.input[n - 1]!.parts).toEqual([{ type: 'text', text: `m${n - 1}` }]);
+    expect(r.outputContent).toBe('not-captured');
+    expect(codes).toContain('openinference.attributes-dropped');
   });
 
   it('output.value is the fallback for the response when no llm.output_messages.* exist', () => {
