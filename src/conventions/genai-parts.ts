@@ -141,16 +141,35 @@ function partOf(raw: unknown, scope: GenAiScope, where: string, problems: ShapeP
   }
 }
 
-/** Text of an OpenAI-form `content`: a string, or an array of `{type:"text"|"input_text"|"output_text", text}`. */
-function openAiContentParts(content: unknown, problems: ShapeProblems): Part[] {
+/** AI SDK tool-result `output` (`{type:"json"|"text"|"error-text"|…, value}`) unwraps to its value. */
+function aiSdkOutputValue(c: Record<string, unknown>): unknown {
+  if (isRecord(c.output) && typeof c.output.type === 'string' && 'value' in c.output) return c.output.value;
+  return 'output' in c ? c.output : c.result;
+}
+
+/**
+ * Parts of an OpenAI-form `content`: a string, or an array of text items
+ * (`{type:"text"|"input_text"|"output_text", text}`) and, as Traceloop's SDK copies AI SDK prompts
+ * into `gen_ai.input.messages`, AI SDK `tool-call` / `tool-result` items.
+ */
+function contentParts(content: unknown, scope: GenAiScope, where: string, problems: ShapeProblems): Part[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   if (content === null || content === undefined) return [];
   if (Array.isArray(content)) {
     const out: Part[] = [];
     for (const c of content) {
       if (typeof c === 'string') out.push({ type: 'text', text: c });
-      else if (isRecord(c) && typeof c.text === 'string') out.push({ type: 'text', text: c.text });
-      else if (isRecord(c) && c.type === 'text' && typeof c.content === 'string') out.push({ type: 'text', text: c.content });
+      else if (!isRecord(c)) continue;
+      else if (c.type === 'tool-call') {
+        const hasArgs = 'input' in c || 'args' in c;
+        const part = toolCallPart(c.toolCallId, undefined, c.toolName, hasArgs, 'input' in c ? c.input : c.args, scope, where, problems);
+        if (part) out.push(part);
+      } else if (c.type === 'tool-result') {
+        const id = nonBlank(c.toolCallId);
+        const name = nonBlank(c.toolName);
+        out.push({ type: 'tool-result', ...(id !== undefined ? { id } : {}), ...(name !== undefined ? { name } : {}), result: aiSdkOutputValue(c) });
+      } else if (typeof c.text === 'string') out.push({ type: 'text', text: c.text });
+      else if (c.type === 'text' && typeof c.content === 'string') out.push({ type: 'text', text: c.content });
       // Images, audio and other content parts carry no text: ignored.
     }
     return out;
@@ -164,10 +183,15 @@ export function openAiFormParts(m: Record<string, unknown>, role: Role, scope: G
   if (role === 'tool') {
     const id = nonBlank(m.tool_call_id) ?? nonBlank(m.id);
     let result: unknown = m.content;
-    if (Array.isArray(result)) result = openAiContentParts(result, problems).map((p) => (p.type === 'text' ? p.text : '')).join('');
+    if (Array.isArray(result)) {
+      const parts = contentParts(result, scope, where, problems);
+      // AI SDK form: one tool message may hold several results, each with its own id.
+      if (parts.some((p) => p.type === 'tool-result')) return parts.filter((p) => p.type === 'tool-result');
+      result = parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
+    }
     return [{ type: 'tool-result', ...(id !== undefined ? { id } : {}), result: result === null ? undefined : result }];
   }
-  const parts = openAiContentParts(m.content, problems);
+  const parts = contentParts(m.content, scope, where, problems);
   if (Array.isArray(m.tool_calls)) {
     for (const tc of m.tool_calls) {
       if (!isRecord(tc)) {
@@ -282,6 +306,8 @@ export function readSystemInstructions(value: AttrValue | undefined, key: string
       for (const d of local.items) scope.diagnostics.report(d);
       return undefined;
     }
+    // Valid JSON that is not parts (`{"persona": …}`) is an instruction text that happens to be JSON.
+    if (!Array.isArray(parsed) && !(isRecord(parsed) && typeof parsed.type === 'string')) return [value];
   }
   const items = Array.isArray(parsed) ? parsed : [parsed];
   const texts: string[] = [];

@@ -233,6 +233,54 @@ describe('unit: span JSON attributes', () => {
   });
 });
 
+describe('unit: message forms other than parts', () => {
+  it('AI SDK prompt form (as Traceloop\'s SDK copies ai.prompt.messages into gen_ai.input.messages)', () => {
+    const input = [
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: [{ type: 'text', text: 'q' }] },
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 't', input: { a: 1 } }, { type: 'tool-call', toolCallId: 'c2', toolName: 'u', input: '{"b":2}' }] },
+      {
+        role: 'tool',
+        content: [
+          { type: 'tool-result', toolCallId: 'c1', toolName: 't', output: { type: 'json', value: [1] } },
+          { type: 'tool-result', toolCallId: 'c2', toolName: 'u', output: { type: 'text', value: 'two' } },
+        ],
+      },
+    ];
+    const { req, diagnostics } = request(span(chat({ 'gen_ai.input.messages': JSON.stringify(input) })));
+    expect(diagnostics.items).toEqual([]);
+    expect(req.input).toEqual([
+      { role: 'system', parts: [{ type: 'text', text: 'sys' }] },
+      { role: 'user', parts: [{ type: 'text', text: 'q' }] },
+      {
+        role: 'assistant',
+        parts: [
+          { type: 'tool-call', id: 'c1', name: 't', arguments: { a: 1 } },
+          { type: 'tool-call', id: 'c2', name: 'u', arguments: { b: 2 } },
+        ],
+      },
+      {
+        role: 'tool',
+        parts: [
+          { type: 'tool-result', id: 'c1', name: 't', result: [1] },
+          { type: 'tool-result', id: 'c2', name: 'u', result: 'two' },
+        ],
+      },
+    ]);
+  });
+  it('OpenAI chat form: content arrays, tool_call_id, developer role', () => {
+    const input = [
+      { role: 'developer', content: [{ type: 'input_text', text: 'dev' }] },
+      { role: 'tool', tool_call_id: 'c9', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] },
+    ];
+    const { req } = request(span(chat({ 'gen_ai.input.messages': input })));
+    expect(req.input).toEqual([
+      { role: 'system', parts: [{ type: 'text', text: 'dev' }] },
+      { role: 'tool', parts: [{ type: 'tool-result', id: 'c9', result: 'ab' }] },
+    ]);
+  });
+});
+
 describe('unit: system instructions', () => {
   const user = JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }]);
   it('a plain string folds in as a leading system message', () => {
@@ -248,6 +296,9 @@ describe('unit: system instructions', () => {
     const c = request(span(chat({ 'gen_ai.system_instructions': '[IMPORTANT] answer in French', 'gen_ai.input.messages': user })));
     expect(c.req.input[0]!.parts).toEqual([{ type: 'text', text: '[IMPORTANT] answer in French' }]);
     expect(c.diagnostics.items).toEqual([]);
+    const d = request(span(chat({ 'gen_ai.system_instructions': '{"persona":"terse"}', 'gen_ai.input.messages': user })));
+    expect(d.req.input[0]!.parts).toEqual([{ type: 'text', text: '{"persona":"terse"}' }]);
+    expect(d.diagnostics.items).toEqual([]);
   });
   it('not folded when the input already has a system message', () => {
     const input = JSON.stringify([{ role: 'system', parts: [{ type: 'text', content: 'Be brief.' }] }, { role: 'user', parts: [{ type: 'text', content: 'hi' }] }]);
