@@ -3,23 +3,45 @@
 // readers claim (src/conventions/registry.ts `isAgentSpan`; the core decides after the copy).
 // Must never parse, copy, iterate attributes or allocate: every ordinary span pays for this.
 
+import {
+  GEN_AI_CONVERSATION_ID,
+  GEN_AI_OPERATION_NAME,
+  GEN_AI_PROVIDER_NAME,
+  GEN_AI_SYSTEM,
+  GEN_AI_TOOL_NAME,
+  LEGACY_COMPLETION_0_CONTENT,
+  LEGACY_COMPLETION_0_ROLE,
+  LEGACY_FUNCTIONS_PREFIX,
+  LEGACY_PROMPT_0_CONTENT,
+  LEGACY_PROMPT_0_ROLE,
+  LLM_REQUEST_TYPE,
+} from '../conventions/keys-genai.js';
+import { LLM_SYSTEM, OI_SPAN_KIND } from '../conventions/keys-openinference.js';
+import { AI_OPERATION_ID, AI_SCOPE_NAME } from '../conventions/keys-vercel-ai.js';
+import { ATTR_DECL_ARGUMENTS_FROM, ATTR_EXTERNAL_GROUNDS } from '../findings/names.js';
+
 /** Keys whose presence marks a span some convention may read. */
 const AGENT_SPAN_KEYS: readonly string[] = [
-  'gen_ai.operation.name', // GenAI semconv (contrib, traceloop, app/helper spans, AI SDK 7)
-  'gen_ai.system', // older semconv, AI SDK 6 doGenerate, OpenLLMetry legacy
-  'gen_ai.provider.name',
-  'gen_ai.tool.name',
-  'gen_ai.conversation.id',
-  'openinference.span.kind', // OpenInference
-  'llm.system',
-  'llm.request.type', // OpenLLMetry legacy
-  'ai.operationId', // Vercel AI SDK 4-6
-  'footprint.tool.arguments_from', // footprint's own helpers
-  'footprint.external_grounds',
+  GEN_AI_OPERATION_NAME, // GenAI semconv (contrib, traceloop, app/helper spans, AI SDK 7)
+  GEN_AI_SYSTEM, // older semconv, AI SDK 6 doGenerate, OpenLLMetry
+  GEN_AI_PROVIDER_NAME,
+  GEN_AI_TOOL_NAME,
+  GEN_AI_CONVERSATION_ID,
+  LLM_REQUEST_TYPE, // OpenLLMetry before 0.23 (indexed keys)
+  LEGACY_PROMPT_0_ROLE,
+  LEGACY_PROMPT_0_CONTENT,
+  LEGACY_COMPLETION_0_ROLE,
+  LEGACY_COMPLETION_0_CONTENT,
+  `${LEGACY_FUNCTIONS_PREFIX}0.name`,
+  OI_SPAN_KIND, // OpenInference
+  LLM_SYSTEM,
+  AI_OPERATION_ID, // Vercel AI SDK 4-6
+  ATTR_DECL_ARGUMENTS_FROM, // footprint's own helpers
+  ATTR_EXTERNAL_GROUNDS,
 ];
 
 /** Scopes whose spans carry no distinguishing key on every span (AI SDK 6 writes `ai`, AI SDK 7 `gen_ai`). */
-const AGENT_SCOPES: ReadonlySet<string> = new Set(['ai', 'gen_ai']);
+const AGENT_SCOPES: ReadonlySet<string> = new Set([AI_SCOPE_NAME, 'gen_ai']);
 
 export function looksLikeAgentSpan(attributes: Readonly<Record<string, unknown>> | undefined, scopeName: string | undefined): boolean {
   if (scopeName !== undefined && AGENT_SCOPES.has(scopeName)) return true;
