@@ -220,6 +220,16 @@ describe('Vercel AI SDK unit: shapes, bounds and traps', () => {
     ]);
   });
 
+  it('doStream: ai.response.toolCalls carries parsed `input` objects (doGenerate double-encodes them); empty text is no answer', () => {
+    const calls = [{ type: 'tool-call', toolCallId: 'c1', toolName: 'f', input: { machine_id: 'srv-1' } }];
+    const { events, codes } = read1(span('ai.streamText.doStream', { 'ai.response.id': 's-1', 'ai.response.toolCalls': JSON.stringify(calls), 'ai.response.text': '', 'ai.prompt.messages': JSON.stringify([sys, user]) }));
+    expect(codes).toEqual([]);
+    const r = events[0] as LlmRequest;
+    expect(r.toolCalls).toEqual([{ id: 'c1', name: 'f', arguments: { machine_id: 'srv-1' } }]);
+    expect(r.outputText).toEqual([]);
+    expect(r.outputContent).toBe('captured');
+  });
+
   it('every v5/v6 tool-result output type becomes the text the provider shows the model; parallel results share one message', () => {
     const part = (id: string, output: unknown) => ({ type: 'tool-result', toolCallId: id, toolName: 't', output });
     const msgs = [
