@@ -273,7 +273,7 @@ describe('unit: message forms other than parts', () => {
       { role: 'developer', content: [{ type: 'input_text', text: 'dev' }] },
       { role: 'tool', tool_call_id: 'c9', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] },
     ];
-    const { req } = request(span(chat({ 'gen_ai.input.messages': input })));
+    const { req } = request(span(chat({ 'gen_ai.input.messages': input as AttrValue })));
     expect(req.input).toEqual([
       { role: 'system', parts: [{ type: 'text', text: 'dev' }] },
       { role: 'tool', parts: [{ type: 'tool-result', id: 'c9', result: 'ab' }] },
