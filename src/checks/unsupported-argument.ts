@@ -14,6 +14,7 @@ import type { Frame, ServedString } from '../runs/frame.js';
 import { argumentLeaves } from './argument-leaves.js';
 import { schemaEnumValues } from './schema-enums.js';
 import { quoteText } from '../findings/quote.js';
+import { CONTENT_NOT_CAPTURED } from './catalog.js';
 
 export const UNSUPPORTED_ARGUMENT = 'unsupported-argument';
 /** Trimmed values shorter than this are never checked. */
@@ -88,7 +89,7 @@ export function unsupportedArguments(input: ChoiceCheckInput): ChoiceCheckOutcom
   if (armed.length === 0) return { findings, tally, externalGroundsUsed };
   if (!input.inputCaptured) {
     tally.unreachable += armed.length;
-    tally.unreachableReasons['message content was not captured'] = armed.length;
+    tally.unreachableReasons[CONTENT_NOT_CAPTURED] = armed.length;
     return { findings, tally, externalGroundsUsed };
   }
 

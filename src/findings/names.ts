@@ -25,6 +25,7 @@ export const ATTR_FINDINGS_COUNT = 'footprint.findings.count';
 export const ATTR_DISPOSITION_CHECKS = 'footprint.disposition.checks';
 export const ATTR_DISPOSITION_SUMMARY = 'footprint.disposition.summary';
 export const ATTR_DISPOSITION_UNREACHABLE = 'footprint.disposition.unreachable';
+export const ATTR_DISPOSITION_FINDINGS = 'footprint.disposition.findings';
 
 /** Carrier spans: written when a finding's subject span has already left. */
 export const CARRIER_SPAN_NAME = 'footprint.findings';
@@ -42,3 +43,6 @@ export const SCOPE_NAME = 'footprint-otel';
 /** Event on a chat span: a chosen value passed only because the app asserted it (external ground). */
 export const EVENT_EXTERNAL_GROUND_USED = 'footprint.external_ground_used';
 export const ATTR_EXTERNAL_GROUND_SOURCE = 'footprint.external_ground.source';
+
+/** Instrumentation scope of the spans footprint's app helpers (src/trace) write. */
+export const TRACE_HELPERS_SCOPE = 'footprint-otel/trace';

@@ -72,6 +72,25 @@ export class ConversationStore {
     }
   }
 
+  /**
+   * A trace's conversation became known after some of its requests were kept under the trace:
+   * their state moves into the conversation's, in order, so later turns can see it.
+   */
+  adopt(traceKey: string, convKey: string): void {
+    const orphan = this.map.peek(traceKey);
+    if (!orphan || traceKey === convKey) return;
+    this.map.delete(traceKey);
+    const into = this.get(convKey);
+    for (const s of orphan.served) {
+      if (into.servedTexts.has(s.text)) continue;
+      into.servedTexts.add(s.text);
+      into.served.push({ ...s, request: into.requests + s.request });
+      into.bytes += s.text.length * 2 + 64;
+    }
+    into.requests += orphan.requests;
+    into.incomplete ||= orphan.incomplete;
+  }
+
   clear(): void {
     this.map.clear();
     this.totalBytes = 0;

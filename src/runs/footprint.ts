@@ -14,6 +14,8 @@ import { isAgentSpan, readSpan } from '../conventions/registry.js';
 import { groupLogsBySpan } from '../conventions/log-join.js';
 import { CONVERSATION_ID_KEYS } from '../conventions/conversation-keys.js';
 import { unsupportedArguments } from '../checks/unsupported-argument.js';
+import { CHECK_CATALOG, CONTENT_NOT_CAPTURED } from '../checks/catalog.js';
+import { dispositionEvent, dispositionRows } from '../findings/disposition.js';
 import { buildFrame } from './frame.js';
 import { BoundedMap } from './bounded-map.js';
 import { ConversationStore, conversationKey } from './conversations.js';
@@ -239,7 +241,13 @@ export class FootprintCore {
     for (const span of lateSpans) read(span, logsBySpan.get(spanKey(span)) ?? []);
 
     // 3. Conversation ids: from the event itself, else from any span of its trace.
-    for (const ev of events) if (ev.conversationId) this.traceConversation.set(ev.span.traceId, ev.conversationId);
+    for (const ev of events) {
+      if (!ev.conversationId) continue;
+      if (this.traceConversation.peek(ev.span.traceId) !== ev.conversationId) {
+        this.conversations.adopt(conversationKey(ev.tenant, undefined, ev.span.traceId), conversationKey(ev.tenant, ev.conversationId, ev.span.traceId));
+      }
+      this.traceConversation.set(ev.span.traceId, ev.conversationId);
+    }
     for (const ev of events) {
       if (!ev.conversationId) {
         const id = this.traceConversation.get(ev.span.traceId);
@@ -260,7 +268,10 @@ export class FootprintCore {
       for (const ev of ordered) if (ev.kind === 'llm-request') findings.push(...this.checkRequest(ev, result));
     }
 
-    // 5. Findings onto their spans (or carrier spans), deduplicated per trace.
+    // 5. The turn's disposition: on its invoke_agent span, else on the trace's root span.
+    if (this.config.checks) this.addDispositions(events, input.spans, result);
+
+    // 6. Findings onto their spans (or carrier spans), deduplicated per trace.
     const o = { redaction: this.config.redaction, quotedValueChars: limits.quotedValueChars, maxAttributeBytes: limits.maxWrittenAttributeBytes };
     const lateKeys = new Set(lateSpans.map(spanKey));
     for (const f of findings) {
@@ -283,13 +294,30 @@ export class FootprintCore {
       this.findingsByKind[f.kind] = (this.findingsByKind[f.kind] ?? 0) + 1;
     }
 
-    // 6. Annotations for spans not in this batch become carrier spans in the same trace.
+    // 7. Annotations for spans not in this batch become carrier spans in the same trace.
     for (const [key, ann] of result.annotations) {
       if (inBatch.has(key)) continue;
       result.annotations.delete(key);
       const [traceId, spanId] = key.split('/') as [string, string];
       const subject = lateSpans.find((s) => s.spanId === spanId && s.traceId === traceId);
       result.carriers.push(carrierSpan(traceId, spanId, ann, subject));
+    }
+  }
+
+  private addDispositions(events: readonly ModelEvent[], spans: readonly SpanData[], result: ProcessResult): void {
+    const { limits } = this.config;
+    const targets = new Map<string, { key: string; time: bigint }>();
+    for (const ev of events) {
+      if (ev.kind === 'agent-turn' && !targets.has(ev.span.traceId)) targets.set(ev.span.traceId, { key: spanKey(ev.span), time: ev.endTimeUnixNano });
+    }
+    const tracesWithRequests = new Set(events.filter((e) => e.kind === 'llm-request').map((e) => e.span.traceId));
+    for (const s of spans) {
+      if (!s.parentSpanId && tracesWithRequests.has(s.traceId) && !targets.has(s.traceId)) targets.set(s.traceId, { key: spanKey(s), time: s.endTimeUnixNano });
+    }
+    for (const [traceId, target] of targets) {
+      const rows = dispositionRows(CHECK_CATALOG, this.talliesOf(traceId));
+      const info = this.traceInfo.peek(traceId);
+      annotationFor(result, target.key).events.push(dispositionEvent(rows, info?.llmRequests ?? 0, target.time, limits.maxWrittenAttributeBytes));
     }
   }
 
@@ -303,6 +331,12 @@ export class FootprintCore {
 
   private checkRequest(req: LlmRequest, result: ProcessResult): Finding[] {
     const { limits } = this.config;
+    if (req.outputContent === 'not-captured' && req.inputContent === 'not-captured') {
+      for (const c of CHECK_CATALOG.filter((x) => x.readsContent)) {
+        this.addTally(req.span.traceId, { check: c.id, seam: c.seam, checked: 0, findings: 0, notApplicable: 0, unreachable: 1, unreachableReasons: { [CONTENT_NOT_CAPTURED]: 1 } });
+      }
+      return [];
+    }
     const frame = buildFrame(req);
     const state = this.conversations.get(conversationKey(req.tenant, req.conversationId, req.span.traceId));
     state.requests++;

@@ -1,0 +1,52 @@
+// The per-turn `footprint.disposition` event: for every registered check, how often it checked,
+// found, was not applicable or could not run, and why. Lists unarmed checks too, so "no findings"
+// never reads as "all checked". Bounded like every attribute footprint-otel writes.
+
+import type { Attributes, SpanEventData } from '../model/telemetry.js';
+import type { CheckTally } from '../model/finding.js';
+import type { RegisteredCheck } from '../checks/catalog.js';
+import { fitBytes } from './events.js';
+import * as N from './names.js';
+
+/** One row per registered check, zeros where a check never met anything. */
+export function dispositionRows(catalog: readonly RegisteredCheck[], tallies: readonly CheckTally[]): CheckTally[] {
+  return catalog.map((c) => {
+    const t = tallies.find((x) => x.check === c.id);
+    return t ? { ...t, unreachableReasons: { ...t.unreachableReasons } } : { check: c.id, seam: c.seam, checked: 0, findings: 0, notApplicable: 0, unreachable: 0, unreachableReasons: {} };
+  });
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** "1 check ran on 3 LLM requests; 1 could not run: message content was not captured." */
+export function dispositionSentence(rows: readonly CheckTally[], llmRequests: number): string {
+  const ran = rows.filter((r) => r.checked > 0);
+  const blocked = rows.filter((r) => r.unreachable > 0);
+  const reasons = [...new Set(blocked.flatMap((r) => Object.keys(r.unreachableReasons)))];
+  let s = `${plural(ran.length, 'check')} ran on ${plural(llmRequests, 'LLM request')}`;
+  if (blocked.length > 0) s += `; ${blocked.length} could not run${ran.length > 0 ? ' everywhere' : ''}: ${reasons.join('; ')}`;
+  const idle = rows.filter((r) => r.checked === 0 && r.unreachable === 0);
+  if (idle.length > 0) s += `; ${plural(idle.length, 'check')} had nothing declared or applicable (${idle.map((r) => r.check).join(', ')})`;
+  return `${s}.`;
+}
+
+export function dispositionEvent(rows: readonly CheckTally[], llmRequests: number, time: bigint, maxBytes: number): SpanEventData {
+  const compact = rows.map((r) => ({
+    check: r.check,
+    seam: r.seam,
+    checked: r.checked,
+    findings: r.findings,
+    not_applicable: r.notApplicable,
+    unreachable: r.unreachable,
+    ...(r.unreachable > 0 ? { unreachable_reasons: r.unreachableReasons } : {}),
+  }));
+  const attributes: Attributes = {
+    [N.ATTR_DISPOSITION_SUMMARY]: fitBytes(dispositionSentence(rows, llmRequests), maxBytes),
+    [N.ATTR_DISPOSITION_CHECKS]: fitBytes(JSON.stringify(compact), maxBytes),
+    [N.ATTR_DISPOSITION_UNREACHABLE]: rows.reduce((n, r) => n + r.unreachable, 0),
+    [N.ATTR_DISPOSITION_FINDINGS]: rows.reduce((n, r) => n + r.findings, 0),
+  };
+  return { name: N.EVENT_DISPOSITION, timeUnixNano: time, attributes };
+}

@@ -1,0 +1,161 @@
+// Pins FootprintCore, the one core every deployment runs: dispositions on the turn span, content
+// not captured reads as unreachable (never a pass), log records that arrive after their span land
+// on a carrier span, state never crosses tenants, one finding per defect per trace, bounded state.
+import { describe, it, expect } from 'vitest';
+import { FootprintCore } from '../../src/runs/footprint.js';
+import { loadDeclarationsFile } from '../../src/declarations/load.js';
+import { spanKey, type SpanData } from '../../src/model/telemetry.js';
+import { FIXTURES_DIR, loadFixture } from '../helpers/fixtures.js';
+import { join } from 'node:path';
+
+const decl = (() => {
+  const r = loadDeclarationsFile(join(FIXTURES_DIR, 'declarations.yaml'));
+  if (!r.ok) throw new Error(r.errors.join('\n'));
+  return r.declarations;
+})();
+
+function disposition(core: FootprintCore, spans: SpanData[], result: ReturnType<FootprintCore['process']>) {
+  const turns = spans.filter((s) => s.name.startsWith('invoke_agent'));
+  return turns.map((t) => {
+    const e = result.annotations.get(spanKey(t))?.events.find((x) => x.name === 'footprint.disposition');
+    return e ? { summary: e.attributes['footprint.disposition.summary'], checks: JSON.parse(String(e.attributes['footprint.disposition.checks'])) } : undefined;
+  });
+}
+
+describe('functional: FootprintCore over recorded traces', () => {
+  it('writes a disposition on each turn span, counting what was checked', () => {
+    const { doc } = loadFixture('traceloop-openai', 'backup-triage');
+    const spans = doc.spans.map((s) => s.span);
+    const core = new FootprintCore({ declarations: decl });
+    const result = core.process({ spans });
+    const d = disposition(core, spans, result);
+    expect(d).toHaveLength(2);
+    expect(d[1]!.summary).toMatch(/^1 check ran on 2 LLM requests/);
+    expect(d[1]!.checks[0]).toMatchObject({ check: 'unsupported-argument', seam: 'choice', checked: 1, findings: 1, unreachable: 0 });
+    // Turn 1: list_machines is not armed (not applicable); backup_jobs' machine_id was checked and passed.
+    expect(d[0]!.checks[0]).toMatchObject({ checked: 1, findings: 0, not_applicable: 1 });
+  });
+
+  it('content not captured: every content-reading check is unreachable with the reason, never a pass', () => {
+    const { doc } = loadFixture('otel-instrumentation-openai', 'backup-triage');
+    const spans = doc.spans.map((s) => s.span);
+    const core = new FootprintCore({ declarations: decl });
+    const result = core.process({ spans, logs: [] }); // a span-only pipeline: the content was in logs
+    expect(result.findings).toEqual([]);
+    const d = disposition(core, spans, result);
+    expect(d[1]!.checks[0]).toMatchObject({ checked: 0, findings: 0, unreachable: 2, unreachable_reasons: { 'message content was not captured': 2 } });
+    expect(d[1]!.summary).toContain('could not run: message content was not captured');
+  });
+
+  it('log records arriving after their spans were forwarded: the finding comes on a carrier span', () => {
+    const { doc } = loadFixture('otel-instrumentation-openai', 'backup-triage');
+    const spans = doc.spans.map((s) => s.span);
+    const core = new FootprintCore({ declarations: decl });
+    const first = core.process({ spans });
+    expect(first.findings).toEqual([]);
+    const late = core.process({ spans: [], logs: doc.logs });
+    expect(late.findings).toHaveLength(1);
+    expect(late.annotations.size).toBe(0);
+    expect(late.carriers).toHaveLength(1);
+    const c = late.carriers[0]!;
+    expect(c.parentSpanId).toBe(late.findings[0]!.span.spanId);
+    expect(c.traceId).toBe(late.findings[0]!.span.traceId);
+    expect(c.name).toBe('footprint.findings');
+    expect(c.events.map((e) => e.name)).toEqual(['footprint.finding']);
+  });
+
+  it('log records arriving before their spans are kept and joined when the spans come', () => {
+    const { doc } = loadFixture('otel-instrumentation-openai', 'backup-triage');
+    const core = new FootprintCore({ declarations: decl });
+    expect(core.process({ spans: [], logs: doc.logs }).findings).toEqual([]);
+    const r = core.process({ spans: doc.spans.map((s) => s.span) });
+    expect(r.findings).toHaveLength(1);
+    expect(r.carriers).toEqual([]);
+  });
+
+  it('one defect is one finding per trace, however often the trace is re-processed', () => {
+    const { doc } = loadFixture('vercel-ai-v7-otel', 'backup-triage');
+    const spans = doc.spans.map((s) => s.span);
+    const core = new FootprintCore({ declarations: decl });
+    expect(core.process({ spans }).findings).toHaveLength(1);
+    expect(core.process({ spans }).findings).toHaveLength(0);
+  });
+
+  it('turns processed one span at a time (in-process order: starts noted, ends processed) give the same finding', () => {
+    const { doc } = loadFixture('traceloop-openai', 'backup-triage');
+    const spans = doc.spans.map((s) => s.span);
+    const timeline = [
+      ...spans.map((s) => ({ t: s.startTimeUnixNano, end: false, s })),
+      ...spans.map((s) => ({ t: s.endTimeUnixNano, end: true, s })),
+    ].sort((a, b) => (a.t < b.t ? -1 : a.t > b.t ? 1 : 0));
+    const core = new FootprintCore({ declarations: decl });
+    const all = timeline.flatMap((x) => {
+      if (!x.end) {
+        core.noteSpanStart(x.s);
+        return [];
+      }
+      return core.process({ spans: [x.s] }).findings;
+    });
+    expect(all.map((f) => [f.toolName, f.predicate, f.grounding])).toEqual([['backup_status', 'args.machine_id', 'assistant-only']]);
+    expect(all[0]!.message).toContain('It was served earlier in this conversation');
+  });
+
+  it('isolation: state of one tenant never reaches another with the same conversation id', () => {
+    const { doc } = loadFixture('traceloop-openai', 'backup-triage');
+    const spans = doc.spans.map((s) => s.span);
+    const retenant = (tenant: string, turn: 1 | 2) => {
+      const traces = [...new Set(spans.map((s) => s.traceId))];
+      return spans.filter((s) => s.traceId === traces[turn - 1]).map((s) => ({ ...s, resource: { ...s.resource, 'service.name': tenant } }));
+    };
+    const core = new FootprintCore({ declarations: decl });
+    core.process({ spans: retenant('tenant-a', 1) });
+    const b = core.process({ spans: retenant('tenant-b', 2) });
+    expect(b.findings).toHaveLength(1);
+    // Tenant A's turn 1 served the job name; tenant B's conversation never saw it.
+    expect(b.findings[0]!.message).not.toContain('served earlier');
+  });
+
+  it('pass-through (checks off) reads but annotates nothing', () => {
+    const { doc } = loadFixture('traceloop-openai', 'backup-triage');
+    const r = new FootprintCore({ declarations: decl, checks: false }).process({ spans: doc.spans.map((s) => s.span) });
+    expect(r.findings).toEqual([]);
+    expect(r.annotations.size).toBe(0);
+  });
+
+  it('bounds conversation state and counts what it evicted', () => {
+    const { doc } = loadFixture('traceloop-openai', 'clean-control');
+    const core = new FootprintCore({ declarations: decl, limits: { maxConversations: 3 } });
+    const spans = doc.spans.map((s) => s.span);
+    for (let i = 0; i < 10; i++) {
+      const conv = `conv-${i}`;
+      const traceId = i.toString(16).padStart(32, '0');
+      core.process({ spans: spans.map((s) => ({ ...s, traceId, attributes: s.attributes['gen_ai.conversation.id'] ? { ...s.attributes, 'gen_ai.conversation.id': conv } : s.attributes })) });
+    }
+    const st = core.stats();
+    expect(st.conversations).toBeLessThanOrEqual(3);
+    expect(st.evictedConversations).toBeGreaterThanOrEqual(7);
+  });
+
+  it('never throws on garbage spans', () => {
+    const core = new FootprintCore({ declarations: decl });
+    const bad = { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), name: 'chat x', kind: 3, startTimeUnixNano: 0n, endTimeUnixNano: 0n, attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.input.messages': '{not json', 'gen_ai.output.messages': '[{"role":"assistant","parts":[{"type":"tool_call","name":"backup_status","arguments":{"machine_id":"x'.repeat(1) + '"}}]}]' }, events: [], status: { code: 0 as const }, resource: {}, scope: { name: 'x' } } satisfies SpanData;
+    const r = core.process({ spans: [bad] });
+    expect(r.diagnostics.some((d) => d.code === 'attribute.json-invalid')).toBe(true);
+  });
+});
+
+describe('regression: a conversation learned late', () => {
+  it('requests kept under their trace move into the conversation when its id arrives', () => {
+    const { doc } = loadFixture('traceloop-openai', 'backup-triage');
+    const spans = doc.spans.map((s) => s.span);
+    const traces = [...new Set(spans.map((s) => s.traceId))];
+    const core = new FootprintCore({ declarations: decl });
+    // Turn 1's chat spans first (no conversation id on them), then its invoke_agent, then turn 2 whole.
+    const turn1 = spans.filter((s) => s.traceId === traces[0]);
+    core.process({ spans: turn1.filter((s) => !s.name.startsWith('invoke_agent')) });
+    core.process({ spans: turn1.filter((s) => s.name.startsWith('invoke_agent')) });
+    const r = core.process({ spans: spans.filter((s) => s.traceId === traces[1]) });
+    expect(r.findings).toHaveLength(1);
+    expect(r.findings[0]!.message).toContain('It was served earlier in this conversation (tool result of backup_jobs (call call_bt_002), request 3)');
+  });
+});
