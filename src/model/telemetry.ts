@@ -51,6 +51,8 @@ export interface SpanData {
   status: { code: StatusCode; message?: string };
   resource: Attributes;
   scope: ScopeData;
+  /** Attributes the SDK dropped at its count limit (128 by default): the recorded content may be partial. */
+  droppedAttributesCount?: number;
 }
 
 export interface LogData {

@@ -37,6 +37,7 @@ const SpanJson = z.looseObject({
   events: z.array(z.unknown()).optional(),
   links: z.array(z.unknown()).optional(),
   status: z.looseObject({ code: z.union([z.number(), z.string()]).optional(), message: z.string().optional() }).optional().nullable(),
+  droppedAttributesCount: z.union([z.number(), z.string()]).optional().nullable(),
 });
 
 const LogJson = z.looseObject({
@@ -159,6 +160,8 @@ export function decodeTraceRequest(doc: unknown, out: DecodedDocument, where: st
           resource,
           scope,
         };
+        const dropped = Number(s.droppedAttributesCount ?? 0);
+        if (Number.isFinite(dropped) && dropped > 0) span.droppedAttributesCount = dropped;
         out.spans.push({ span, raw: raw as Record<string, unknown> });
       }
     }

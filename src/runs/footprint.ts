@@ -331,9 +331,17 @@ export class FootprintCore {
 
   private checkRequest(req: LlmRequest, result: ProcessResult): Finding[] {
     const { limits } = this.config;
-    if (req.outputContent === 'not-captured' && req.inputContent === 'not-captured') {
+    // What cannot be judged is said so: content not recorded, or a window cut at the bound
+    // (judging a cut window would call values "served by nothing" that were served).
+    const unreadable =
+      req.outputContent === 'not-captured' || req.inputContent === 'not-captured'
+        ? CONTENT_NOT_CAPTURED
+        : req.input.length >= limits.maxMessagesPerRequest
+          ? `the request's window had more than ${limits.maxMessagesPerRequest} messages (maxMessagesPerRequest)`
+          : undefined;
+    if (unreadable) {
       for (const c of CHECK_CATALOG.filter((x) => x.readsContent)) {
-        this.addTally(req.span.traceId, { check: c.id, seam: c.seam, checked: 0, findings: 0, notApplicable: 0, unreachable: 1, unreachableReasons: { [CONTENT_NOT_CAPTURED]: 1 } });
+        this.addTally(req.span.traceId, { check: c.id, seam: c.seam, checked: 0, findings: 0, notApplicable: 0, unreachable: 1, unreachableReasons: { [unreadable]: 1 } });
       }
       return [];
     }

@@ -159,3 +159,39 @@ describe('regression: a conversation learned late', () => {
     expect(r.findings[0]!.message).toContain('It was served earlier in this conversation (tool result of backup_jobs (call call_bt_002), request 3)');
   });
 });
+
+describe('unit: windows the core cannot judge are unreachable, with the reason', () => {
+  const chat = (input: unknown[], output: unknown): SpanData => ({
+    traceId: 'c'.repeat(32),
+    spanId: 'd'.repeat(16),
+    name: 'chat gpt-4o-mini',
+    kind: 3,
+    startTimeUnixNano: 1n,
+    endTimeUnixNano: 2n,
+    attributes: {
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.input.messages': JSON.stringify(input),
+      'gen_ai.output.messages': JSON.stringify(output),
+    },
+    events: [],
+    status: { code: 0 },
+    resource: { 'service.name': 'agent' },
+    scope: { name: 'test' },
+  });
+  const choose = [{ role: 'assistant', finish_reason: 'tool_call', parts: [{ type: 'tool_call', id: 'c1', name: 'backup_status', arguments: { machine_id: 'ghost-0001' } }] }];
+  const user = (i: number) => ({ role: 'user', parts: [{ type: 'text', content: `message ${i}` }] });
+
+  it('a window cut at maxMessagesPerRequest is not judged', () => {
+    const core = new FootprintCore({ declarations: decl, limits: { maxMessagesPerRequest: 5 } });
+    const r = core.process({ spans: [chat(Array.from({ length: 8 }, (_, i) => user(i)), choose)] });
+    expect(r.findings).toEqual([]);
+    const t = core.talliesOf('c'.repeat(32))[0]!;
+    expect(t.unreachable).toBe(1);
+    expect(Object.keys(t.unreachableReasons)[0]).toContain('more than 5 messages');
+  });
+  it('the same window under the bound is judged (the fence works both ways)', () => {
+    const core = new FootprintCore({ declarations: decl, limits: { maxMessagesPerRequest: 50 } });
+    const r = core.process({ spans: [chat(Array.from({ length: 8 }, (_, i) => user(i)), choose)] });
+    expect(r.findings.map((f) => f.grounding)).toEqual(['nowhere']);
+  });
+});
