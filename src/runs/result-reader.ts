@@ -42,7 +42,13 @@ const NotCheckedItem = z
   .strictObject({ what: nonBlank, why: z.string().optional(), kind: z.enum(['existence', 'scope']).optional(), short: short.optional() })
   .refine(shortFitsWhat, SHORT_TOO_LONG);
 const CannotCoverItem = z
-  .strictObject({ what: nonBlank, why: nonBlank.or(z.undefined()).refine((w) => w !== undefined, { message: 'every cannot_cover item needs a why' }), short: short.optional() })
+  .strictObject({
+    what: nonBlank,
+    why: z
+      .string({ error: (issue) => (issue.input === undefined ? 'every cannot_cover item needs a why' : 'must be a string') })
+      .refine((s) => s.trim() !== '', { message: 'every cannot_cover item needs a why' }),
+    short: short.optional(),
+  })
   .refine(shortFitsWhat, SHORT_TOO_LONG);
 
 const instant = z.string().refine(isZonedInstant, { message: 'must be an ISO-8601 date-time with a zone, e.g. 2026-09-26T09:00:00Z' });
