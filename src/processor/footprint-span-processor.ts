@@ -12,18 +12,43 @@ import type { Declarations } from '../declarations/types.js';
 import { loadDeclarationsFile } from '../declarations/load.js';
 import { resolveLimits, type Limits } from '../limits.js';
 import type { Diagnostic } from '../model/diagnostics.js';
-import type { LogData } from '../model/telemetry.js';
+import type { LogData, SpanData } from '../model/telemetry.js';
 import { spanKey } from '../model/telemetry.js';
-import { annotate, fromSpanData, toSpanData } from './sdk-span.js';
+import { annotate, fromSpanData, hrTimeToNanos, otlpKind, resourceAttributes, scopeOf, toSpanData } from './sdk-span.js';
+import { CONVERSATION_ID_KEYS } from '../conventions/conversation-keys.js';
 import { looksLikeAgentSpan } from './recognize.js';
 import { PendingLogs, type PendingLogStats } from './log-buffer.js';
 
 const MAX_AGENT_TRACES = 10_000;
 
+/** The little the core needs of a span that has just started: ids, name, the conversation key. */
+function startedSpanData(span: ReadableSpan, key: string, value: string): SpanData {
+  const ctx = span.spanContext();
+  const out: SpanData = {
+    traceId: ctx.traceId,
+    spanId: ctx.spanId,
+    name: span.name,
+    kind: otlpKind(span.kind),
+    startTimeUnixNano: hrTimeToNanos(span.startTime),
+    endTimeUnixNano: 0n,
+    attributes: { [key]: value },
+    events: [],
+    status: { code: 0 },
+    resource: resourceAttributes(span.resource),
+    scope: scopeOf(span.instrumentationScope),
+  };
+  if (span.parentSpanContext?.spanId) out.parentSpanId = span.parentSpanContext.spanId;
+  return out;
+}
+
 /** What the processor needs of a core: one call per ended agent span. */
 export interface CoreLike {
   process(input: ProcessInput): ProcessResult;
   stats?(): CoreStats;
+  /** Learns a trace's conversation id from a span as it starts (before its children end). */
+  noteSpanStart?(span: SpanData): void;
+  /** Drops all state. */
+  reset?(): void;
 }
 
 export interface FootprintSpanProcessorOptions {
@@ -113,6 +138,25 @@ export class FootprintSpanProcessor implements SpanProcessor {
   }
 
   onStart(span: Span, parentContext: Context): void {
+    // A turn span usually carries the conversation id from its start, but ends after its children:
+    // tell the core now, so the chat spans that end first are already in their conversation.
+    if (this.core.noteSpanStart) {
+      try {
+        const attrs = (span as unknown as ReadableSpan).attributes;
+        if (attrs) {
+          for (let i = 0; i < CONVERSATION_ID_KEYS.length; i++) {
+            const k = CONVERSATION_ID_KEYS[i]!;
+            const v = attrs[k];
+            if (typeof v === 'string' && v !== '') {
+              this.core.noteSpanStart(startedSpanData(span as unknown as ReadableSpan, k, v));
+              break;
+            }
+          }
+        }
+      } catch (e) {
+        this.warn('noting a span start failed', e);
+      }
+    }
     try {
       this.next.onStart(span, parentContext);
     } catch (e) {
@@ -256,7 +300,8 @@ export class FootprintSpanProcessor implements SpanProcessor {
     this.diagnostics.clear();
     this.lastResource = undefined;
     this.agentTraces.clear();
-    if (!this.injectedCore) this.core = new FootprintCore(this.coreOptions);
+    if (this.core.reset) this.core.reset();
+    else if (!this.injectedCore) this.core = new FootprintCore(this.coreOptions);
   }
 
   private forward(span: ReadableSpan): void {
