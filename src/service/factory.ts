@@ -1,0 +1,165 @@
+// The service in OpenTelemetry Collector component shape: a factory (type, default config,
+// config validation, create) and a component with start()/shutdown(). Pipelines are data: the
+// component derives its pipeline specs from the config and builds receivers and exporters from
+// the names in them. Must never start anything before start(), never exit the process, and
+// never throw at a caller over bad config: validation returns errors.
+
+import type { AddressInfo } from 'node:net';
+import { FootprintCore } from '../runs/footprint.js';
+import type { Declarations } from '../declarations/types.js';
+import type { DeclarationsResult } from '../declarations/schema.js';
+import { DEFAULT_LIMITS } from '../limits.js';
+import { defaultServiceConfig, loadServiceConfig, type ConfigResult, type ConfigSources, type ServiceConfig } from './config.js';
+import { createDownstream, type Downstream } from './downstream.js';
+import { FindingsStore } from './findings-store.js';
+import { GrpcReceiver } from './grpc-receiver.js';
+import { HttpReceiver } from './http-receiver.js';
+import { ServiceMetrics } from './metrics.js';
+import { Pipeline, type CoreLike, type LogFn } from './pipeline.js';
+
+export const SERVICE_TYPE = 'footprint';
+
+export type ReceiverName = 'otlp/http' | 'otlp/grpc';
+export type ExporterName = 'otlphttp/traces' | 'otlphttp/logs' | 'evaluations/logs' | 'embedded';
+
+/** One pipeline, as data. */
+export interface PipelineSpec {
+  signal: 'traces' | 'logs';
+  receivers: ReceiverName[];
+  processors: ['footprint'];
+  exporters: ExporterName[];
+}
+
+export function pipelinesFor(config: ServiceConfig): PipelineSpec[] {
+  const receivers: ReceiverName[] = config.grpcListen ? ['otlp/http', 'otlp/grpc'] : ['otlp/http'];
+  const ds = config.downstream;
+  const logsExporters: ExporterName[] = [];
+  if (ds?.logsUrl) logsExporters.push('otlphttp/logs');
+  if (ds?.logsUrl && config.evaluations) logsExporters.push('evaluations/logs');
+  if (!ds) logsExporters.push('embedded');
+  return [
+    { signal: 'traces', receivers, processors: ['footprint'], exporters: ds ? ['otlphttp/traces'] : ['embedded'] },
+    // Logs are joined to their spans by the core; carriers they produce go out on the traces exporter.
+    { signal: 'logs', receivers, processors: ['footprint'], exporters: logsExporters },
+  ];
+}
+
+export interface ServiceSettings {
+  /** Loads the declarations file named by config.declarationsPath (the CLI injects the loader). */
+  loadDeclarations?: (path: string) => DeclarationsResult;
+  /** Builds the core (tests inject one); default FootprintCore. */
+  createCore?: (options: ConstructorParameters<typeof FootprintCore>[0]) => CoreLike;
+  /** Where finding lines go in the embedded default. Default process.stdout. */
+  stdout?: (line: string) => void;
+  /** Service log lines. Default: one line each on stderr. */
+  log?: LogFn;
+}
+
+export interface ServiceAddresses {
+  /** `http://host:port` of the OTLP/HTTP receiver. */
+  address: string;
+  /** `host:port` of the OTLP/gRPC receiver, or null. */
+  grpcAddress: string | null;
+}
+
+export interface ServiceComponent {
+  readonly pipelines: PipelineSpec[];
+  start(): Promise<ServiceAddresses>;
+  shutdown(): Promise<void>;
+}
+
+const defaultLog: LogFn = (level, message) => process.stderr.write(`${new Date().toISOString()} ${level} footprint-otel: ${message}\n`);
+
+export type CreateResult = { ok: true; service: ServiceComponent } | { ok: false; errors: string[] };
+
+export const serviceFactory = {
+  type: SERVICE_TYPE,
+  createDefaultConfig: defaultServiceConfig,
+  validateConfig: (sources: ConfigSources): ConfigResult => loadServiceConfig(sources),
+  create(config: ServiceConfig, settings: ServiceSettings = {}): CreateResult {
+    let declarations: Declarations | undefined;
+    if (config.declarationsPath) {
+      if (!settings.loadDeclarations) return { ok: false, errors: [`declarations: ${config.declarationsPath} given but no declarations loader was supplied`] };
+      const r = settings.loadDeclarations(config.declarationsPath);
+      if (!r.ok) return { ok: false, errors: r.errors };
+      declarations = r.declarations;
+    }
+    return { ok: true, service: new FootprintService(config, settings, declarations) };
+  },
+};
+
+class FootprintService implements ServiceComponent {
+  readonly pipelines: PipelineSpec[];
+  private readonly log: LogFn;
+  private readonly core: CoreLike;
+  private readonly metrics: ServiceMetrics;
+  private readonly store: FindingsStore;
+  private readonly downstream: Downstream | null;
+  private readonly pipeline: Pipeline;
+  private http: HttpReceiver | null = null;
+  private grpc: GrpcReceiver | null = null;
+  private state: 'new' | 'starting' | 'running' | 'stopping' | 'stopped' = 'new';
+
+  constructor(private readonly config: ServiceConfig, settings: ServiceSettings, declarations: Declarations | undefined) {
+    this.pipelines = pipelinesFor(config);
+    this.log = settings.log ?? defaultLog;
+    const coreOptions = {
+      ...(declarations ? { declarations } : {}),
+      limits: {
+        maxConversations: config.limits.conversations,
+        maxCallsPerConversation: config.limits.callsPerConversation,
+        maxBytesPerConversation: config.limits.bytesPerConversation,
+      },
+      redaction: config.redaction,
+      tenantAttribute: config.tenantAttribute,
+      checks: config.checks,
+    };
+    this.core = settings.createCore ? settings.createCore(coreOptions) : new FootprintCore(coreOptions);
+    this.metrics = new ServiceMetrics(() => this.core.stats());
+    this.store = new FindingsStore(config.embedded.runs, config.redaction, DEFAULT_LIMITS.quotedValueChars);
+    const exporters = new Set(this.pipelines.flatMap((p) => p.exporters));
+    this.downstream = exporters.has('otlphttp/traces') && config.downstream ? createDownstream(config.downstream, config.limits.inFlightBatches) : null;
+    const stdout = settings.stdout ?? ((line: string) => process.stdout.write(`${line}\n`));
+    this.pipeline = new Pipeline({ config, core: this.core, downstream: this.downstream, store: this.store, metrics: this.metrics, log: this.log, stdout });
+  }
+
+  async start(): Promise<ServiceAddresses> {
+    if (this.state !== 'new') throw new Error(`start() called on a service that is ${this.state}`);
+    this.state = 'starting';
+    const receivers = new Set(this.pipelines.flatMap((p) => p.receivers));
+    try {
+      let address = '';
+      if (receivers.has('otlp/http')) {
+        this.http = new HttpReceiver({ config: this.config, pipeline: this.pipeline, metrics: this.metrics, store: this.store, log: this.log, isReady: () => this.state === 'running' });
+        const a: AddressInfo = await this.http.start();
+        address = `http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`;
+      }
+      let grpcAddress: string | null = null;
+      if (receivers.has('otlp/grpc')) {
+        this.grpc = new GrpcReceiver({ config: this.config, pipeline: this.pipeline, metrics: this.metrics, log: this.log });
+        const g = await this.grpc.start();
+        grpcAddress = `${g.host.includes(':') ? `[${g.host}]` : g.host}:${g.port}`;
+      }
+      this.state = 'running';
+      const ds = this.config.downstream;
+      this.log('info', `listening on ${address}${grpcAddress ? ` and grpc ${grpcAddress}` : ''}; ${ds ? `exporting traces to ${ds.tracesUrl} (${ds.protocol}), logs to ${ds.logsUrl ?? '(nowhere: no logs endpoint)'}` : 'no downstream: embedded default (findings printed and kept at /api/findings; spans are not exported)'}`);
+      return { address, grpcAddress };
+    } catch (e) {
+      await this.shutdown();
+      throw e;
+    }
+  }
+
+  async shutdown(): Promise<void> {
+    if (this.state === 'stopped' || this.state === 'stopping') return;
+    this.state = 'stopping';
+    const http = this.http;
+    const grpc = this.grpc;
+    // Stop taking new connections, answer what is in flight, then close the exporter.
+    const closing = Promise.all([http?.stop(), grpc?.stop()]);
+    await this.pipeline.drain((this.config.downstream?.timeoutMs ?? 1000) + 2000);
+    await closing;
+    await this.downstream?.shutdown();
+    this.state = 'stopped';
+  }
+}

@@ -1,0 +1,341 @@
+// The service's one pipeline engine, shared by the HTTP and gRPC receivers: a bounded in-flight
+// queue, the core (findings as events on the spans they concern, carrier spans for those that
+// passed), the downstream export (or the embedded default), and the answer the receiver gives.
+// A batch is acknowledged only once every part of it was accepted downstream; a failed batch's
+// analysis is kept in a small replay cache so the sender's retry re-exports the same annotated
+// spans (the core writes each finding once, so re-analysing would lose it) and parts that did go
+// through are not sent twice. Must never drop a span silently: every span not forwarded is
+// counted with a reason and logged. Must never throw at a receiver.
+
+import { createHash } from 'node:crypto';
+import type { Diagnostic } from '../model/diagnostics.js';
+import type { Finding } from '../model/finding.js';
+import type { Attributes, LogData, SpanData } from '../model/telemetry.js';
+import { spanKey } from '../model/telemetry.js';
+import type { CoreStats, ProcessInput, ProcessResult } from '../runs/footprint.js';
+import type { DecodedTraceSpan, PartialSuccess } from '../otlp/proto.js';
+import { encodeLogsRequestProto } from '../otlp/proto.js';
+import { findingId, fitBytes } from '../findings/events.js';
+import { ATTR_FINDING_ID, SCOPE_NAME } from '../findings/names.js';
+import type { ServiceConfig } from './config.js';
+import type { Downstream } from './downstream.js';
+import type { FindingsStore } from './findings-store.js';
+import { findingLine } from './findings-store.js';
+import type { ServiceMetrics, Transport } from './metrics.js';
+import * as N from './names.js';
+
+/** What the service needs of a core (FootprintCore satisfies it). */
+export interface CoreLike {
+  process(input: ProcessInput): ProcessResult;
+  stats(): CoreStats;
+}
+
+export type LogFn = (level: 'info' | 'warn' | 'error', message: string) => void;
+
+export interface TraceBatch {
+  signal: 'traces';
+  transport: Transport;
+  spans: DecodedTraceSpan[];
+  /** Spans the decoder could not use (counted into partial_success). */
+  rejected: number;
+  diagnostics: Diagnostic[];
+  /** Uncompressed request body: its hash recognises a retry of the same batch. */
+  body: Uint8Array;
+}
+
+export interface LogsBatch {
+  signal: 'logs';
+  transport: Transport;
+  logs: LogData[];
+  rejected: number;
+  diagnostics: Diagnostic[];
+  body: Uint8Array;
+  contentType: string;
+}
+
+export type Batch = TraceBatch | LogsBatch;
+
+export type BatchOutcome =
+  | { status: 'ok'; partial?: PartialSuccess }
+  | { status: 'busy'; retryAfterSeconds: number; message: string }
+  | { status: 'unavailable'; retryAfterSeconds: number; message: string };
+
+const RETRY_AFTER_BUSY_S = 1;
+const RETRY_AFTER_DOWNSTREAM_S = 2;
+const REPLAY_MAX_ENTRIES = 256;
+const REPLAY_TTL_MS = 10 * 60 * 1000;
+const DIAGNOSTIC_LINES_PER_BATCH = 5;
+
+interface Prepared {
+  spansOut: { span: SpanData; extras?: DecodedTraceSpan['extras'] }[];
+  evaluations: LogData[];
+  findings: number;
+  /** Parts already accepted downstream (a retry re-sends only the rest). */
+  done: { traces: boolean; logs: boolean; evaluations: boolean };
+  at: number;
+}
+
+export interface PipelineDeps {
+  config: ServiceConfig;
+  core: CoreLike;
+  downstream: Downstream | null;
+  store: FindingsStore;
+  metrics: ServiceMetrics;
+  log: LogFn;
+  stdout: (line: string) => void;
+  now?: () => number;
+}
+
+export class Pipeline {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  private readonly replay = new Map<string, Prepared>();
+  private readonly now: () => number;
+  private closed = false;
+
+  constructor(private readonly d: PipelineDeps) {
+    this.now = d.now ?? Date.now;
+  }
+
+  get inFlight(): number {
+    return this.active + this.waiting.length;
+  }
+
+  /** Stops admitting batches; resolves once those in flight are answered (or the wait is up). */
+  async drain(maxMs: number): Promise<void> {
+    this.closed = true;
+    const until = this.now() + maxMs;
+    while (this.inFlight > 0 && this.now() < until) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  async submit(batch: Batch): Promise<BatchOutcome> {
+    const { limits } = this.d.config;
+    const m = this.d.metrics;
+    const count = batch.signal === 'traces' ? batch.spans.length + batch.rejected : batch.logs.length + batch.rejected;
+    if (batch.signal === 'traces') m.spansReceived.inc({ transport: batch.transport }, count);
+    else m.logsReceived.inc({ transport: batch.transport }, count);
+    if (this.closed) return this.refuse(batch, count, 'unavailable', 'the service is shutting down; retry against another instance');
+    if (this.active >= limits.inFlightBatches && this.waiting.length >= limits.queuedBatches) {
+      return this.refuse(batch, count, 'busy', `queue full (${limits.inFlightBatches} in flight, ${limits.queuedBatches} waiting); retry later`);
+    }
+    if (this.active >= limits.inFlightBatches) await new Promise<void>((r) => this.waiting.push(r));
+    this.active++;
+    m.inFlight.set(this.inFlight);
+    try {
+      return await this.run(batch);
+    } catch (e) {
+      // A bug here must not lose the batch: the sender keeps it and retries.
+      this.d.log('error', `batch failed inside the service (${(e as Error)?.message ?? String(e)}); answered 503`);
+      return this.refuse(batch, count, 'unavailable', 'internal error; retry');
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+      m.inFlight.set(this.inFlight);
+    }
+  }
+
+  private refuse(batch: Batch, count: number, status: 'busy' | 'unavailable', message: string): BatchOutcome {
+    const m = this.d.metrics;
+    const code = status === 'busy' ? '429' : '503';
+    m.retryResponses.inc({ status: code });
+    m.batches.inc({ signal: batch.signal, transport: batch.transport, outcome: status });
+    this.d.log('warn', `${batch.signal} batch of ${count} ${batch.signal === 'traces' ? 'spans' : 'log records'} not accepted (${code}): ${message}; the sender keeps it`);
+    return { status, retryAfterSeconds: status === 'busy' ? RETRY_AFTER_BUSY_S : RETRY_AFTER_DOWNSTREAM_S, message };
+  }
+
+  private async run(batch: Batch): Promise<BatchOutcome> {
+    const { d } = this;
+    const m = d.metrics;
+    this.expireReplay();
+    const key = `${batch.signal}:${createHash('sha256').update(batch.body).digest('hex')}`;
+    let prepared = this.replay.get(key);
+    if (prepared) m.exportRetries.inc({ signal: batch.signal });
+    else prepared = this.prepare(batch);
+
+    const partial: PartialSuccess | undefined = batch.rejected > 0 ? { rejected: batch.rejected, errorMessage: rejectMessage(batch) } : undefined;
+    if (batch.rejected > 0) {
+      if (batch.signal === 'traces') m.spansRejected.inc({ reason: 'invalid-span' }, batch.rejected);
+      else m.logsRejected.inc({ reason: 'invalid-record' }, batch.rejected);
+    }
+
+    const ds = d.downstream;
+    if (!ds) {
+      // Embedded default: analysed, findings printed and kept; nothing is exported.
+      if (prepared.spansOut.length) m.spansRejected.inc({ reason: 'no-downstream-embedded' }, prepared.spansOut.length);
+      if (batch.signal === 'logs' && batch.logs.length) m.logsRejected.inc({ reason: 'no-downstream-embedded' }, batch.logs.length);
+      m.batches.inc({ signal: batch.signal, transport: batch.transport, outcome: 'ok' });
+      return partial ? { status: 'ok', partial } : { status: 'ok' };
+    }
+
+    const failures: string[] = [];
+    const tasks: Promise<void>[] = [];
+    if (!prepared.done.traces) {
+      const p = prepared;
+      tasks.push(
+        ds.exportSpans(p.spansOut).then((o) => {
+          if (o.ok) {
+            p.done.traces = true;
+            m.spansForwarded.inc(p.spansOut.length);
+          } else {
+            failures.push(o.reason);
+            m.exportFailures.inc({ signal: 'traces', reason: o.status ? `http-${o.status}` : 'error' });
+          }
+        }),
+      );
+    }
+    if (batch.signal === 'logs' && !prepared.done.logs) {
+      const p = prepared;
+      if (!ds.hasLogs) {
+        p.done.logs = true;
+        if (batch.logs.length) {
+          m.logsRejected.inc({ reason: 'no-logs-endpoint' }, batch.logs.length);
+          d.log('warn', `${batch.logs.length} log records read for the join and not forwarded: no logs endpoint is configured`);
+        }
+      } else {
+        tasks.push(
+          ds.forwardLogs(batch.body, batch.contentType).then((o) => {
+            if (o.ok) {
+              p.done.logs = true;
+              m.logsForwarded.inc(batch.logs.length);
+            } else {
+              failures.push(o.reason);
+              m.exportFailures.inc({ signal: 'logs', reason: o.status ? `http-${o.status}` : 'error' });
+            }
+          }),
+        );
+      }
+    }
+    if (!prepared.done.evaluations) {
+      const p = prepared;
+      if (!ds.hasLogs || p.evaluations.length === 0) p.done.evaluations = true;
+      else {
+        tasks.push(
+          ds.forwardLogs(encodeLogsRequestProto(p.evaluations), N.CONTENT_TYPE_PROTOBUF).then((o) => {
+            if (o.ok) {
+              p.done.evaluations = true;
+              m.evaluations.inc({ outcome: 'forwarded' }, p.evaluations.length);
+            } else {
+              failures.push(`evaluation records: ${o.reason}`);
+              m.exportFailures.inc({ signal: 'logs', reason: o.status ? `http-${o.status}` : 'error' });
+            }
+          }),
+        );
+      }
+    }
+    await Promise.all(tasks);
+    if (failures.length) {
+      this.remember(key, prepared);
+      m.batches.inc({ signal: batch.signal, transport: batch.transport, outcome: 'export-failed' });
+      m.retryResponses.inc({ status: '503' });
+      const message = `downstream export failed: ${failures.join('; ')}`;
+      d.log('warn', `${batch.signal} batch not acknowledged (503): ${message}; the sender keeps it and retries`);
+      return { status: 'unavailable', retryAfterSeconds: RETRY_AFTER_DOWNSTREAM_S, message: fitBytes(message, 1000) };
+    }
+    this.replay.delete(key);
+    m.batches.inc({ signal: batch.signal, transport: batch.transport, outcome: 'ok' });
+    return partial ? { status: 'ok', partial } : { status: 'ok' };
+  }
+
+  /** Runs the core once per distinct batch and builds what is to be sent. */
+  private prepare(batch: Batch): Prepared {
+    const { d } = this;
+    const m = d.metrics;
+    const cap = d.config.limits.spansPerBatch;
+    const spans = batch.signal === 'traces' ? batch.spans : [];
+    const analysed = spans.slice(0, cap);
+    if (spans.length > cap) {
+      m.spansUnanalysed.inc({ reason: 'spans-per-batch' }, spans.length - cap);
+      d.log('warn', `batch of ${spans.length} spans is over limits.spansPerBatch (${cap}); the last ${spans.length - cap} are forwarded without analysis`);
+    }
+    const logs = batch.signal === 'logs' ? batch.logs : [];
+    const result = d.core.process({ spans: analysed.map((s) => s.span), logs });
+    this.logDiagnostics([...batch.diagnostics, ...result.diagnostics]);
+
+    const spansOut: Prepared['spansOut'] = spans.map((item) => {
+      const ann = result.annotations.get(spanKey(item.span));
+      if (!ann) return item;
+      return {
+        span: { ...item.span, attributes: { ...item.span.attributes, ...ann.attributes }, events: [...item.span.events, ...ann.events] },
+        extras: item.extras,
+      };
+    });
+    for (const c of result.carriers) spansOut.push({ span: c });
+    if (result.carriers.length) m.carrierSpans.inc(result.carriers.length);
+
+    const traces = new Map<string, number>();
+    for (const s of spans) traces.set(s.span.traceId, (traces.get(s.span.traceId) ?? 0) + 1);
+    for (const [t, n] of traces) d.store.touch(t, n, 0);
+    if (batch.signal === 'logs') {
+      const lt = new Map<string, number>();
+      for (const l of logs) if (l.traceId) lt.set(l.traceId, (lt.get(l.traceId) ?? 0) + 1);
+      for (const [t, n] of lt) d.store.touch(t, 0, n);
+    }
+    for (const f of result.findings) {
+      m.findings.inc({ kind: f.kind, seam: f.seam });
+      const view = d.store.add(f);
+      if (!d.downstream && d.config.embedded.print) d.stdout(findingLine(view));
+    }
+    const evaluations = d.config.evaluations ? result.findings.map((f) => this.evaluationRecord(f, spans)) : [];
+    return { spansOut, evaluations, findings: result.findings.length, done: { traces: spansOut.length === 0, logs: batch.signal !== 'logs', evaluations: evaluations.length === 0 }, at: this.now() };
+  }
+
+  /** The GenAI conventions' gen_ai.evaluation.result event for one finding, parented to its span. */
+  private evaluationRecord(f: Finding, spans: readonly DecodedTraceSpan[]): LogData {
+    const subject = spans.find((s) => s.span.spanId === f.span.spanId && s.span.traceId === f.span.traceId)?.span;
+    const resource: Attributes = subject?.resource ?? { 'service.name': SCOPE_NAME };
+    const maxBytes = 2000;
+    return {
+      traceId: f.span.traceId,
+      spanId: f.span.spanId,
+      eventName: N.EVAL_EVENT_NAME,
+      timeUnixNano: BigInt(this.now()) * 1_000_000n,
+      severityNumber: 9,
+      body: undefined,
+      attributes: {
+        [N.EVAL_ATTR_NAME]: fitBytes(f.kind, maxBytes),
+        [N.EVAL_ATTR_SCORE_LABEL]: 'fail',
+        [N.EVAL_ATTR_EXPLANATION]: fitBytes(f.message, maxBytes),
+        [ATTR_FINDING_ID]: findingId(f),
+        'event.name': N.EVAL_EVENT_NAME,
+      },
+      resource,
+      scope: { name: SCOPE_NAME },
+    };
+  }
+
+  private remember(key: string, p: Prepared): void {
+    this.replay.delete(key);
+    this.replay.set(key, p);
+    while (this.replay.size > REPLAY_MAX_ENTRIES) {
+      const oldest = this.replay.keys().next().value;
+      if (oldest === undefined) break;
+      this.replay.delete(oldest);
+      this.d.log('warn', 'replay cache full: the oldest failed batch was forgotten; if re-sent it is analysed again (its findings may not repeat)');
+    }
+  }
+
+  private expireReplay(): void {
+    const cutoff = this.now() - REPLAY_TTL_MS;
+    for (const [k, v] of this.replay) {
+      if (v.at >= cutoff) break;
+      this.replay.delete(k);
+    }
+  }
+
+  private logDiagnostics(list: Diagnostic[]): void {
+    let shown = 0;
+    for (const dg of list) {
+      if (dg.level === 'info') continue;
+      if (shown++ >= DIAGNOSTIC_LINES_PER_BATCH) break;
+      this.d.log(dg.level, `${dg.code}: ${dg.message}`);
+    }
+    const rest = list.filter((x) => x.level !== 'info').length - DIAGNOSTIC_LINES_PER_BATCH;
+    if (rest > 0) this.d.log('warn', `${rest} more diagnostics in this batch not shown`);
+  }
+}
+
+function rejectMessage(batch: Batch): string {
+  const what = batch.signal === 'traces' ? 'spans' : 'log records';
+  const first = batch.diagnostics.find((x) => x.level !== 'info')?.message;
+  return fitBytes(`${batch.rejected} ${what} rejected (unusable trace or span id, or not an OTLP ${batch.signal === 'traces' ? 'span' : 'log record'})${first ? `: ${first}` : ''}`, 1000);
+}
