@@ -80,6 +80,30 @@ function servedHaystack(served: readonly ServedString[]): string {
   return served.map((s) => s.text.toLowerCase()).join('\u0000');
 }
 
+/** Splits served text into tokens; every token is a substring of the text, so a hit is a sound pass. */
+const TOKEN_SEPARATORS = /[\s"'`{}[\],;()<>=\u0000]+/;
+
+/**
+ * Substring membership over the served text, indexed once per request: a needle that is a whole
+ * token is answered from a set; only the rest scan the text. Keeps many arguments against a large
+ * window linear instead of arguments × window. The index is built only when scanning would cost more.
+ */
+class ServedText {
+  private tokens: Set<string> | undefined;
+  constructor(private readonly haystack: string, needles: number) {
+    if (needles > 64 && haystack.length * needles > 4_000_000) this.tokens = new Set(haystack.split(TOKEN_SEPARATORS));
+  }
+  contains(needle: string): boolean {
+    return this.tokens?.has(needle) === true || this.haystack.includes(needle);
+  }
+}
+
+function countNeedles(calls: readonly ToolCall[], maxLeaves: number): number {
+  let n = 0;
+  for (const c of calls) for (const l of argumentLeaves(c.arguments, maxLeaves).leaves) if (typeof l.value === 'string' && l.value.trim().length >= MIN_CHECKED_LENGTH) n++;
+  return n;
+}
+
 export function unsupportedArguments(input: ChoiceCheckInput): ChoiceCheckOutcome {
   const tally = emptyTally();
   const findings: Finding[] = [];
@@ -93,7 +117,7 @@ export function unsupportedArguments(input: ChoiceCheckInput): ChoiceCheckOutcom
     return { findings, tally, externalGroundsUsed };
   }
 
-  const haystack = servedHaystack(input.frame.served);
+  const served = new ServedText(servedHaystack(input.frame.served), countNeedles(armed, input.maxArgumentLeaves));
   const written = input.frame.written.map((w) => ({ w, lower: w.text.toLowerCase() }));
   const external = input.frame.external.filter((g) => g.value.trim() !== '' && g.source.trim() !== '').map((g) => ({ g, lower: g.value.toLowerCase() }));
   const seenPaths = new Set<string>();
@@ -118,7 +142,7 @@ export function unsupportedArguments(input: ChoiceCheckInput): ChoiceCheckOutcom
       checkedLeaves++;
       tally.checked++;
       const needle = value.toLowerCase();
-      if (haystack.includes(needle)) continue;
+      if (served.contains(needle)) continue;
       if (enums.has(needle)) continue;
       const ground = external.find((e) => e.lower.includes(needle));
       if (ground) {

@@ -159,3 +159,18 @@ describe('unit: unsupported-argument and every fence', () => {
     expect(Object.keys(out.tally.unreachableReasons)[0]).toContain('more than 5 leaves');
   });
 });
+
+describe('regression: the served-text index answers exactly like a scan', () => {
+  it('with many arguments over a large window, served values pass and the unserved one is found', () => {
+    const ids = Array.from({ length: 200 }, (_, i) => `srv-db-${String(i).padStart(4, '0')}`);
+    const big = JSON.stringify(ids.map((id) => ({ machine_id: id, note: 'x'.repeat(200) })));
+    const f = frame({ served: [...frame().served, { source: 'tool-result', message: 3, text: big }] });
+    const args: Record<string, string> = Object.fromEntries(ids.map((id, i) => [`a${i}`, id.toUpperCase()]));
+    args.spanning = 'db-0007","note'; // not a whole token: found by the scan, not the index
+    args.inside = 'b-00'; // a fragment inside a token
+    args.missing = 'srv-db-9999';
+    const out = run([call(args)], { frame: f });
+    expect(out.findings.map((x) => x.predicate)).toEqual(['args.missing']);
+    expect(out.tally.checked).toBe(203);
+  });
+});
