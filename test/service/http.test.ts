@@ -1,0 +1,184 @@
+// The OTLP/HTTP receiver's edges: content types and encodings (protobuf, JSON, gzip), the body
+// bound on the wire and after inflating (413, gzip bombs), 415, 400 with a message, bearer auth
+// (401; probes exempt), partialSuccess on a mixed batch, 429 when the in-flight queue is full,
+// the embedded default's stdout lines and GET /api/findings, and responses in the request's encoding.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gzipSync } from 'node:zlib';
+import { ProtobufTraceSerializer, JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { startService, type RunningService } from '../../src/service/serve.js';
+import { loadDeclarationsFile } from '../../src/declarations/load.js';
+import { decodeExportResponseProto } from '../../src/otlp/proto.js';
+import { OtlpTypes } from '../../src/otlp/otlp-schema.js';
+import { DECLARATIONS, downstreamTo, exporterFor, exportVia, readable, retraced, startSink, testConfig, silentLog, type Sink } from './helpers.js';
+import type { SpanData } from '../../src/model/telemetry.js';
+
+const TOKEN = 's3cret-token';
+let sink: Sink;
+let svc: RunningService; // downstream, auth, small limits
+let embedded: RunningService; // no downstream
+const printed: string[] = [];
+
+beforeAll(async () => {
+  sink = await startSink();
+  const cfg = testConfig({ downstream: downstreamTo(sink), auth: { token: TOKEN } });
+  cfg.limits = { ...cfg.limits, bodyBytes: 256 * 1024 };
+  svc = await startService(cfg, { log: silentLog });
+  embedded = await startService(testConfig({ declarationsPath: DECLARATIONS, embedded: { runs: 10, print: true } }), { loadDeclarations: loadDeclarationsFile, log: silentLog, stdout: (l) => printed.push(l) });
+});
+afterAll(async () => {
+  await svc?.shutdown();
+  await embedded?.shutdown();
+  await sink?.close();
+});
+
+const auth = { Authorization: `Bearer ${TOKEN}` };
+const post = (base: string, path: string, body: Uint8Array | string, headers: Record<string, string>) => fetch(`${base}${path}`, { method: 'POST', headers, body });
+
+function protoBody(spans: SpanData[]): Uint8Array {
+  return ProtobufTraceSerializer.serializeRequest(readable(spans))!;
+}
+
+describe('receiver: encodings and answers', () => {
+  it('protobuf: 200 with an empty ExportTraceServiceResponse in protobuf', async () => {
+    const { spans } = retraced('vercel-ai');
+    const r = await post(svc.address, '/v1/traces', protoBody(spans), { ...auth, 'Content-Type': 'application/x-protobuf' });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('application/x-protobuf');
+    expect(decodeExportResponseProto(new Uint8Array(await r.arrayBuffer()), 'traces')).toEqual({ ok: true, value: { rejected: 0 } });
+  });
+
+  it('JSON + gzip: 200 with a JSON response; the spans reach the sink', async () => {
+    const { spans, traceId } = retraced('traceloop-openai');
+    const body = gzipSync(JsonTraceSerializer.serializeRequest(readable(spans))!);
+    const r = await post(svc.address, '/v1/traces', body, { ...auth, 'Content-Type': 'application/json; charset=utf-8', 'Content-Encoding': 'gzip' });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('application/json');
+    expect(await r.json()).toEqual({});
+    expect(sink.spans.filter((s) => s.traceId === traceId).length).toBe(spans.length);
+  });
+
+  it('the SDK exporter with gzip compression and a bearer header is accepted', async () => {
+    const { spans, traceId } = retraced('vercel-ai-v7-otel');
+    const r = await exportVia(exporterFor('proto', svc.address, { compression: 'gzip', headers: auth }), readable(spans));
+    expect(r.code, r.error?.message).toBe(0);
+    expect(sink.spans.filter((s) => s.traceId === traceId).length).toBe(spans.length);
+  });
+
+  it('partialSuccess: a mixed batch forwards the usable spans and says how many were rejected', async () => {
+    const { spans, traceId } = retraced('openinference-openai');
+    const doc = JSON.parse(new TextDecoder().decode(JsonTraceSerializer.serializeRequest(readable(spans))!));
+    doc.resourceSpans[0].scopeSpans[0].spans.push({ traceId: 'nothex', spanId: 'zz', name: 'broken' }, { traceId, name: 'no span id' });
+    const r = await post(svc.address, '/v1/traces', JSON.stringify(doc), { ...auth, 'Content-Type': 'application/json' });
+    expect(r.status).toBe(200);
+    const j = await r.json();
+    expect(j.partialSuccess.rejectedSpans).toBe('2');
+    expect(j.partialSuccess.errorMessage).toMatch(/2 spans rejected/);
+    expect(sink.spans.filter((s) => s.traceId === traceId).length).toBe(spans.length);
+    // Same for protobuf: an all-zero span id is unusable.
+    const bad = protoBody([...retraced('vercel-ai').spans.slice(0, 2), { ...spans[0]!, spanId: '0000000000000000' }]);
+    const p = await post(svc.address, '/v1/traces', bad, { ...auth, 'Content-Type': 'application/x-protobuf' });
+    expect(decodeExportResponseProto(new Uint8Array(await p.arrayBuffer()), 'traces')).toMatchObject({ ok: true, value: { rejected: 1 } });
+  });
+
+  it('400 with a clear message for undecodable bodies, in the request encoding', async () => {
+    const j = await post(svc.address, '/v1/traces', '{not json', { ...auth, 'Content-Type': 'application/json' });
+    expect(j.status).toBe(400);
+    expect((await j.json()).message).toMatch(/undecodable traces request: not JSON/);
+    const p = await post(svc.address, '/v1/traces', Buffer.from([0x0a, 0xff, 0xff, 0xff]), { ...auth, 'Content-Type': 'application/x-protobuf' });
+    expect(p.status).toBe(400);
+    const status = OtlpTypes.Status.decode(new Uint8Array(await p.arrayBuffer())) as unknown as { code: number; message: string };
+    expect(status.code).toBe(3);
+    expect(status.message).toMatch(/not a protobuf ExportTraceServiceRequest/);
+    const g = await post(svc.address, '/v1/traces', 'plain', { ...auth, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+    expect(g.status).toBe(400);
+    expect((await g.json()).message).toMatch(/not gzip|gzip but/);
+  });
+
+  it('415 for other content types and encodings', async () => {
+    const r = await post(svc.address, '/v1/traces', 'x', { ...auth, 'Content-Type': 'text/plain' });
+    expect(r.status).toBe(415);
+    expect((await r.json()).message).toMatch(/application\/x-protobuf or application\/json/);
+    const b = await post(svc.address, '/v1/traces', 'x', { ...auth, 'Content-Type': 'application/json', 'Content-Encoding': 'br' });
+    expect(b.status).toBe(415);
+  });
+
+  it('413 past limits.bodyBytes, on the wire and for gzip bombs', async () => {
+    const big = Buffer.alloc(300 * 1024, 0x20);
+    const r = await post(svc.address, '/v1/traces', big, { ...auth, 'Content-Type': 'application/json' });
+    expect(r.status).toBe(413);
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20));
+    expect(bomb.length).toBeLessThan(256 * 1024);
+    const b = await post(svc.address, '/v1/traces', bomb, { ...auth, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+    expect(b.status).toBe(413);
+    expect((await b.json()).message).toMatch(/inflates past limits.bodyBytes/);
+  });
+
+  it('401 without the token (or with a wrong one); health probes stay open', async () => {
+    const { spans } = retraced('vercel-ai');
+    expect((await post(svc.address, '/v1/traces', protoBody(spans), { 'Content-Type': 'application/x-protobuf' })).status).toBe(401);
+    const wrong = await post(svc.address, '/v1/traces', protoBody(spans), { Authorization: 'Bearer nope', 'Content-Type': 'application/x-protobuf' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('www-authenticate')).toBe('Bearer');
+    expect((await fetch(`${svc.address}/metrics`)).status).toBe(401);
+    expect((await fetch(`${svc.address}/healthz`)).status).toBe(200);
+    expect((await fetch(`${svc.address}/readyz`)).status).toBe(200);
+    expect((await fetch(`${svc.address}/metrics`, { headers: auth })).status).toBe(200);
+  });
+
+  it('404 and 405 for unknown routes and methods', async () => {
+    expect((await fetch(`${svc.address}/v1/metrics`, { method: 'POST', headers: auth })).status).toBe(404);
+    expect((await fetch(`${svc.address}/v1/traces`, { headers: auth })).status).toBe(405);
+  });
+});
+
+describe('receiver: back-pressure', () => {
+  it('429 with Retry-After when the in-flight queue is full; the accepted ones all arrive', async () => {
+    const slow = await startSink();
+    slow.delayMs = 400;
+    const cfg = testConfig({ downstream: downstreamTo(slow) });
+    cfg.limits = { ...cfg.limits, inFlightBatches: 1, queuedBatches: 1 };
+    const s = await startService(cfg, { log: silentLog });
+    try {
+      const sends = Array.from({ length: 5 }, () => retraced('vercel-ai'));
+      const rs = await Promise.all(sends.map((x) => post(s.address, '/v1/traces', protoBody(x.spans), { 'Content-Type': 'application/x-protobuf' })));
+      const statuses = rs.map((r) => r.status);
+      expect(statuses.filter((x) => x === 429).length).toBeGreaterThanOrEqual(1);
+      expect(statuses.filter((x) => x === 200).length).toBeGreaterThanOrEqual(2);
+      for (const r of rs) if (r.status === 429) expect(r.headers.get('retry-after')).toBe('1');
+      rs.forEach((r, i) => {
+        const n = slow.spans.filter((sp) => sp.traceId === sends[i]!.traceId).length;
+        expect(n).toBe(r.status === 200 ? sends[i]!.spans.length : 0);
+      });
+    } finally {
+      await s.shutdown();
+      await slow.close();
+    }
+  });
+});
+
+describe('embedded default (no downstream)', () => {
+  it('prints one readable line per finding and serves them at /api/findings (?traceId, ?kind)', async () => {
+    const { spans, traceId } = retraced('vercel-ai');
+    const r = await exportVia(exporterFor('json', embedded.address), readable(spans));
+    expect(r.code).toBe(0);
+    const line = printed.find((l) => l.includes(traceId));
+    expect(line).toMatch(/^footprint finding unsupported-argument \(choice\) trace=[0-9a-f]{32} span=[0-9a-f]{16} tool=backup_status call=call_bt_003: /);
+    const all = await (await fetch(`${embedded.address}/api/findings`)).json();
+    expect(all.runs.some((x: { traceId: string }) => x.traceId === traceId)).toBe(true);
+    const one = await (await fetch(`${embedded.address}/api/findings?traceId=${traceId}`)).json();
+    expect(one.runs.length).toBe(1);
+    expect(one.runs[0].spans).toBe(spans.length);
+    expect(one.runs[0].findings.map((f: { kind: string; toolCallId: string }) => [f.kind, f.toolCallId])).toEqual([['unsupported-argument', 'call_bt_003']]);
+    const none = await (await fetch(`${embedded.address}/api/findings?traceId=${traceId}&kind=no-such-kind`)).json();
+    expect(none.runs).toEqual([]);
+  });
+
+  it('keeps only the last N runs', async () => {
+    for (let i = 0; i < 12; i++) {
+      const { spans } = retraced('vercel-ai');
+      expect((await exportVia(exporterFor('proto', embedded.address), readable(spans))).code).toBe(0);
+    }
+    const all = await (await fetch(`${embedded.address}/api/findings`)).json();
+    expect(all.runs.length).toBe(10);
+  });
+});
