@@ -1,0 +1,86 @@
+// Check `prior-turn-evidence` (seam `answer`, ADVISORY): every value the final answer grounds in a
+// tool result was last served in an earlier turn, and no tool was called this turn — the answer
+// may repeat results that are no longer current. Reads the grounded tokens `unsupported-value`
+// returns. Fences: no grounded value, an unknown current turn, a value whose serving turn was not
+// recorded, or an incomplete evidence index -> unreachable (never a pass); one value from this turn,
+// or any tool call this turn -> pass. One encounter per answer. Detection only: nothing is blocked;
+// the finding is a place to look, never a verdict. Pure function: no I/O, no clocks, no globals.
+
+import type { CheckTally, Finding, Witness } from '../model/finding.js';
+import type { SpanRef } from '../model/telemetry.js';
+import { quoteText } from '../findings/quote.js';
+import type { GroundedToken } from './unsupported-value.js';
+
+export const PRIOR_TURN_EVIDENCE = 'prior-turn-evidence';
+
+/** Quoted verbatim in every prior-turn-evidence message. */
+export const PRIOR_TURN_EVIDENCE_CEILING =
+  "Turns are read from the traces the window's tool results came from, and values a memory or retrieval layer supplied are invisible here, so this check can miss a stale answer but never invents one; it is a place to look, not a verdict.";
+
+export interface PriorTurnEvidenceInput {
+  /** The final chat span (the answer's span). */
+  span: SpanRef;
+  /** `unsupportedValues(...).grounded`. */
+  grounded: readonly GroundedToken[];
+  /** `unsupportedValues(...).incomplete`: when set, "every value" cannot be established. */
+  incomplete?: string;
+  /** The trace of the turn the answer belongs to; undefined = not recorded. */
+  currentTurnTraceId: string | undefined;
+  /** Tool calls (ledger rows, any outcome) of this turn. */
+  toolCallsThisTurn: number;
+  quotedValueChars: number;
+}
+
+const NOTHING_BLOCKED = 'Nothing here blocked the answer.';
+
+export function priorTurnEvidence(input: PriorTurnEvidenceInput): { findings: Finding[]; tally: CheckTally } {
+  const tally: CheckTally = { check: PRIOR_TURN_EVIDENCE, seam: 'answer', checked: 0, findings: 0, notApplicable: 0, unreachable: 0, unreachableReasons: {} };
+  const unreachable = (reason: string) => {
+    tally.unreachable = 1;
+    tally.unreachableReasons[reason] = 1;
+    return { findings: [], tally };
+  };
+  if (input.incomplete !== undefined) return unreachable(input.incomplete);
+  if (input.currentTurnTraceId === undefined) return unreachable('the turn the answer belongs to was not recorded');
+  if (input.grounded.length === 0) return unreachable('the answer grounds no value in a tool result');
+  const current = input.currentTurnTraceId;
+  if (input.grounded.some((g) => g.turnTraceId === current)) {
+    tally.checked = 1;
+    return { findings: [], tally };
+  }
+  if (input.grounded.some((g) => g.turnTraceId === undefined)) return unreachable('the turn that served some grounded values was not recorded');
+  tally.checked = 1;
+  if (input.toolCallsThisTurn > 0) return { findings: [], tally };
+
+  tally.findings = 1;
+  const first = input.grounded[0]!;
+  const latest = input.grounded.reduce((a, g) => (g.request > a.request ? g : a), first);
+  const q = quoteText(first.raw, input.quotedValueChars);
+  const others = input.grounded.length - 1;
+  const values = others > 0 ? `"${q}" and ${others} other value${others === 1 ? '' : 's'}` : `"${q}"`;
+  const witnesses: Witness[] = input.grounded.slice(0, 3).map((g) => ({
+    subject: 'answer final',
+    predicate: 'grounding',
+    value: quoteText(g.raw, input.quotedValueChars),
+    stratum: 'served',
+    provenance: `last served by ${g.toolName ? `a result of ${g.toolName}` : 'a tool result'}${g.callId ? ` (call ${g.callId})` : ''} in request ${g.request}, in an earlier turn (trace ${g.turnTraceId})`,
+  }));
+  witnesses.push({ subject: 'turn', predicate: 'tool-results-this-turn', value: '0', stratum: 'absent', provenance: `no tool was called in this turn (trace ${current})` });
+  const message = `Every value the answer takes from a tool result (${values}) was last served in an earlier turn, the latest in request ${latest.request}, and no tool was called this turn, so the answer may repeat results that are no longer current. ${PRIOR_TURN_EVIDENCE_CEILING} ${NOTHING_BLOCKED}`;
+  return {
+    findings: [
+      {
+        kind: PRIOR_TURN_EVIDENCE,
+        seam: 'answer',
+        subjects: [{ kind: 'answer', id: 'final' }],
+        predicate: 'grounding',
+        value: first.raw,
+        message,
+        witnesses,
+        advisory: true,
+        span: input.span,
+      },
+    ],
+    tally,
+  };
+}
