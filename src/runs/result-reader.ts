@@ -124,20 +124,19 @@ const WIRE_KEYS = [
 ];
 
 function why(envelope: string, error: z.ZodError): string {
-  const parts = error.issues.slice(0, 3).map((issue) => {
-    const where = issue.path.map(String).join('.') || '(top level)';
+  const problems = error.issues.flatMap((issue) => {
+    const where = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys
-        .map((k) => {
-          const guess = nearest(k, WIRE_KEYS);
-          return `${where === '(top level)' ? k : `${where}.${k}`}: unknown key${guess && guess !== k ? ` (did you mean "${guess}"?)` : ''}`;
-        })
-        .join('; ');
+      return issue.keys.map((k) => {
+        // Very short names are too close to everything to suggest anything.
+        const guess = k.length >= 4 ? nearest(k, WIRE_KEYS) : undefined;
+        return `${where === '' ? k : `${where}.${k}`}: unknown key${guess && guess !== k ? ` (did you mean "${guess}"?)` : ''}`;
+      });
     }
-    return `${where}: ${issue.message}`;
+    return [`${where || '(top level)'}: ${issue.message}`];
   });
-  const more = error.issues.length > 3 ? `; and ${error.issues.length - 3} more` : '';
-  return `${envelope} refused, read as plain data: ${parts.join('; ')}${more}`;
+  const more = problems.length > 3 ? `; and ${problems.length - 3} more` : '';
+  return `${envelope} refused, read as plain data: ${problems.slice(0, 3).join('; ')}${more}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -275,11 +274,11 @@ function readCoverageLedger(o: Record<string, unknown>, declaration: ToolDeclara
   if (depth >= MAX_COVERAGE_NESTING) {
     return readPlainObject(o, declaration, `coverage ledger (af_coverage) refused, read as plain data: nested deeper than ${MAX_COVERAGE_NESTING} ledgers`);
   }
-  const parsed = CoverageLedger.safeParse(o);
-  if (!parsed.success) return readPlainObject(o, declaration, why('coverage ledger (af_coverage)', parsed.error));
   if (!Object.prototype.hasOwnProperty.call(o, 'result')) {
     return readPlainObject(o, declaration, 'coverage ledger (af_coverage) refused, read as plain data: result: the wrapped result is missing');
   }
+  const parsed = CoverageLedger.safeParse(o);
+  if (!parsed.success) return readPlainObject(o, declaration, why('coverage ledger (af_coverage)', parsed.error));
   const inner = readValue(o['result'], declaration, depth + 1, maxBytes);
   const reading: ResultReading = {
     ...inner,
