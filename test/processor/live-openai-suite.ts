@@ -18,6 +18,13 @@ export interface LiveOpenAISuite {
   wrapTurn?: <T>(conversationId: string, fn: () => Promise<T>) => Promise<T>;
   /** Extra checks on what the instrumentation recorded (content capture, conversation id). */
   recorded?: (llmSpans: ReadableSpan[], p: Pipeline) => void;
+  /** More tests for this instrumentation, with the same runner. */
+  extra?: (run: (scenario: ScenarioName, opts?: RunOptions) => Promise<Pipeline>) => void;
+}
+
+export interface RunOptions {
+  /** `file` (default): declarations.yaml to the processor; `helpers`: none there, carried on execute_tool spans by traceTool. */
+  declarationsVia?: 'file' | 'helpers';
 }
 
 export function liveOpenAISuite(s: LiveOpenAISuite): void {
@@ -39,14 +46,15 @@ export function liveOpenAISuite(s: LiveOpenAISuite): void {
     pipe = stub = undefined;
   });
 
-  async function run(scenario: ScenarioName): Promise<Pipeline> {
-    pipe = makePipeline({ declarations: declarations() });
+  async function run(scenario: ScenarioName, opts: RunOptions = {}): Promise<Pipeline> {
+    const viaHelpers = opts.declarationsVia === 'helpers';
+    pipe = makePipeline(viaHelpers ? {} : { declarations: declarations() });
     s.instrumentation.setTracerProvider(pipe.provider);
     (s.instrumentation as Instrumentation & { setLoggerProvider?: (lp: unknown) => void }).setLoggerProvider?.(pipe.loggerProvider);
     stub = await startStubOpenAI(scriptOf(scenario));
     const client = new OpenAI({ apiKey: 'sk-stub', baseURL: stub.baseURL, maxRetries: 0 });
     const conv = scenario === 'backup-triage' ? 'conv-backup-triage-0001' : 'conv-clean-control-0001';
-    await runOpenAIConversation(client, scenario, s.wrapTurn ? (_t, fn) => s.wrapTurn!(conv, fn) : undefined);
+    await runOpenAIConversation(client, scenario, s.wrapTurn ? (_t, fn) => s.wrapTurn!(conv, fn) : undefined, viaHelpers ? declarations() : undefined);
     expect(stub.remaining()).toBe(0);
     await pipe.provider.forceFlush();
     return pipe;
@@ -84,5 +92,7 @@ export function liveOpenAISuite(s: LiveOpenAISuite): void {
       assertPassedThrough(p);
       assertNoFindings(p.next.received);
     });
+
+    s.extra?.(run);
   });
 }

@@ -101,7 +101,13 @@ export interface ChatClient {
  * The recording app: one `invoke_agent` per turn (via the helpers), one `execute_tool` per call;
  * between turns it keeps only the system prompt and the final answers.
  */
-export async function runOpenAIConversation(client: ChatClient, scenario: ScenarioName, wrapTurn: <T>(turn: number, fn: () => Promise<T>) => Promise<T> = (_t, fn) => fn()): Promise<string[]> {
+export async function runOpenAIConversation(
+  client: ChatClient,
+  scenario: ScenarioName,
+  wrapTurn: <T>(turn: number, fn: () => Promise<T>) => Promise<T> = (_t, fn) => fn(),
+  /** When given, each tool's declaration is carried on its execute_tool span (traceTool options). */
+  helperDeclarations?: Declarations,
+): Promise<string[]> {
   const exp = expectedOf(scenario);
   const system = (exp.requests[0]!.window[0] as { content: string }).content;
   const memory: Record<string, unknown>[] = [{ role: 'system', content: system }];
@@ -116,7 +122,12 @@ export async function runOpenAIConversation(client: ChatClient, scenario: Scenar
           if (msg.tool_calls && msg.tool_calls.length > 0) {
             messages.push({ role: 'assistant', content: null, tool_calls: msg.tool_calls.map((c) => ({ id: c.id, type: 'function', function: c.function })) });
             for (const c of msg.tool_calls) {
-              const result = await traceTool(c.function.name, c.function.arguments, async () => toolResult(scenario, c.id), { callId: c.id });
+              const d = helperDeclarations?.tools[c.function.name];
+              const result = await traceTool(c.function.name, c.function.arguments, async () => toolResult(scenario, c.id), {
+                callId: c.id,
+                ...(d?.argumentsFrom ? { argumentsFrom: d.argumentsFrom } : {}),
+                ...(d?.readOnly !== undefined ? { readOnly: d.readOnly } : {}),
+              });
               messages.push({ role: 'tool', tool_call_id: c.id, content: result });
             }
             continue;
