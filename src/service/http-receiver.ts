@@ -46,7 +46,13 @@ export class HttpReceiver {
 
   start(): Promise<AddressInfo> {
     const { config } = this.d;
-    const server = createServer({ requestTimeout: config.limits.requestTimeoutMs, headersTimeout: Math.min(config.limits.requestTimeoutMs, 60_000) }, (req, res) => {
+    const requestTimeout = config.limits.requestTimeoutMs;
+    const server = createServer({
+      requestTimeout,
+      headersTimeout: Math.min(requestTimeout, 60_000),
+      // How often Node checks those timeouts (default 30 s would let a slow sender overstay).
+      connectionsCheckingInterval: Math.max(50, Math.min(Math.floor(requestTimeout / 4), 30_000)),
+    }, (req, res) => {
       this.handle(req, res).catch((e) => {
         this.d.log('error', `request handler failed: ${(e as Error)?.message ?? String(e)}`);
         if (!res.headersSent) send(res, 500, 'application/json', JSON.stringify({ code: RPC.INTERNAL, message: 'internal error' }));

@@ -90,6 +90,8 @@ export class Pipeline {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   private readonly replay = new Map<string, Prepared>();
+  /** Batches being exported right now, by content: a concurrent duplicate waits for the first. */
+  private readonly running = new Map<string, Promise<BatchOutcome>>();
   private readonly now: () => number;
   private closed = false;
 
@@ -144,10 +146,27 @@ export class Pipeline {
   }
 
   private async run(batch: Batch): Promise<BatchOutcome> {
+    const key = `${batch.signal}:${createHash('sha256').update(batch.body).digest('hex')}`;
+    const same = this.running.get(key);
+    if (same) {
+      // A sender re-sent a batch whose first copy is still being exported (its own timeout was
+      // shorter): answer with the first copy's outcome instead of exporting it twice.
+      this.d.metrics.exportRetries.inc({ signal: batch.signal });
+      return same;
+    }
+    const p = this.runOnce(batch, key);
+    this.running.set(key, p);
+    try {
+      return await p;
+    } finally {
+      this.running.delete(key);
+    }
+  }
+
+  private async runOnce(batch: Batch, key: string): Promise<BatchOutcome> {
     const { d } = this;
     const m = d.metrics;
     this.expireReplay();
-    const key = `${batch.signal}:${createHash('sha256').update(batch.body).digest('hex')}`;
     let prepared = this.replay.get(key);
     if (prepared) m.exportRetries.inc({ signal: batch.signal });
     else prepared = this.prepare(batch);

@@ -45,7 +45,7 @@ describe('OTLP/gRPC receiver', () => {
     expect(decodeExportResponseProto(t.resp!, 'traces')).toEqual({ ok: true, value: { rejected: 0 } });
     const got = sink.spans.filter((s) => s.traceId === traceId);
     expect(got.length).toBe(spans.length);
-    expect(got.flatMap((s) => s.events).filter((e) => e.name === EVENT_FINDING).length).toBe(1);
+    expect(got.flatMap((s) => s.events).filter((e) => e.name === EVENT_FINDING).map((e) => e.attributes['footprint.finding.kind'])).toContain('unsupported-argument');
     expect(sink.logs.filter((x) => x.traceId === traceId && x.eventName !== 'gen_ai.evaluation.result').length).toBe(logs.length);
   });
 
@@ -71,6 +71,6 @@ describe('OTLP/gRPC receiver', () => {
     expect(again.err).toBeNull();
     const got = sink.spans.filter((s) => s.traceId === traceId);
     expect(got.length).toBe(spans.length);
-    expect(got.flatMap((s) => s.events).filter((e) => e.name === EVENT_FINDING).length).toBe(1);
+    expect(got.flatMap((s) => s.events).filter((e) => e.name === EVENT_FINDING).map((e) => e.attributes['footprint.finding.kind'])).toContain('unsupported-argument');
   });
 });

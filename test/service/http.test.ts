@@ -53,7 +53,7 @@ describe('receiver: encodings and answers', () => {
     const r = await post(svc.address, '/v1/traces', body, { ...auth, 'Content-Type': 'application/json; charset=utf-8', 'Content-Encoding': 'gzip' });
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('application/json');
-    expect(await r.json()).toEqual({});
+    expect(await r.json() as any).toEqual({});
     expect(sink.spans.filter((s) => s.traceId === traceId).length).toBe(spans.length);
   });
 
@@ -70,7 +70,7 @@ describe('receiver: encodings and answers', () => {
     doc.resourceSpans[0].scopeSpans[0].spans.push({ traceId: 'nothex', spanId: 'zz', name: 'broken' }, { traceId, name: 'no span id' });
     const r = await post(svc.address, '/v1/traces', JSON.stringify(doc), { ...auth, 'Content-Type': 'application/json' });
     expect(r.status).toBe(200);
-    const j = await r.json();
+    const j = (await r.json()) as any;
     expect(j.partialSuccess.rejectedSpans).toBe('2');
     expect(j.partialSuccess.errorMessage).toMatch(/2 spans rejected/);
     expect(sink.spans.filter((s) => s.traceId === traceId).length).toBe(spans.length);
@@ -83,7 +83,7 @@ describe('receiver: encodings and answers', () => {
   it('400 with a clear message for undecodable bodies, in the request encoding', async () => {
     const j = await post(svc.address, '/v1/traces', '{not json', { ...auth, 'Content-Type': 'application/json' });
     expect(j.status).toBe(400);
-    expect((await j.json()).message).toMatch(/undecodable traces request: not JSON/);
+    expect(((await j.json()) as any).message).toMatch(/undecodable traces request: not JSON/);
     const p = await post(svc.address, '/v1/traces', Buffer.from([0x0a, 0xff, 0xff, 0xff]), { ...auth, 'Content-Type': 'application/x-protobuf' });
     expect(p.status).toBe(400);
     const status = OtlpTypes.Status.decode(new Uint8Array(await p.arrayBuffer())) as unknown as { code: number; message: string };
@@ -91,13 +91,13 @@ describe('receiver: encodings and answers', () => {
     expect(status.message).toMatch(/not a protobuf ExportTraceServiceRequest/);
     const g = await post(svc.address, '/v1/traces', 'plain', { ...auth, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
     expect(g.status).toBe(400);
-    expect((await g.json()).message).toMatch(/not gzip|gzip but/);
+    expect(((await g.json()) as any).message).toMatch(/not gzip|gzip but/);
   });
 
   it('415 for other content types and encodings', async () => {
     const r = await post(svc.address, '/v1/traces', 'x', { ...auth, 'Content-Type': 'text/plain' });
     expect(r.status).toBe(415);
-    expect((await r.json()).message).toMatch(/application\/x-protobuf or application\/json/);
+    expect((await r.json() as any).message).toMatch(/application\/x-protobuf or application\/json/);
     const b = await post(svc.address, '/v1/traces', 'x', { ...auth, 'Content-Type': 'application/json', 'Content-Encoding': 'br' });
     expect(b.status).toBe(415);
   });
@@ -110,7 +110,7 @@ describe('receiver: encodings and answers', () => {
     expect(bomb.length).toBeLessThan(256 * 1024);
     const b = await post(svc.address, '/v1/traces', bomb, { ...auth, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
     expect(b.status).toBe(413);
-    expect((await b.json()).message).toMatch(/inflates past limits.bodyBytes/);
+    expect(((await b.json()) as any).message).toMatch(/inflates past limits.bodyBytes/);
   });
 
   it('401 without the token (or with a wrong one); health probes stay open', async () => {
@@ -161,15 +161,18 @@ describe('embedded default (no downstream)', () => {
     const { spans, traceId } = retraced('vercel-ai');
     const r = await exportVia(exporterFor('json', embedded.address), readable(spans));
     expect(r.code).toBe(0);
-    const line = printed.find((l) => l.includes(traceId));
+    const line = printed.find((l) => l.includes(traceId) && l.includes('unsupported-argument'));
     expect(line).toMatch(/^footprint finding unsupported-argument \(choice\) trace=[0-9a-f]{32} span=[0-9a-f]{16} tool=backup_status call=call_bt_003: /);
-    const all = await (await fetch(`${embedded.address}/api/findings`)).json();
+    const all = (await (await fetch(`${embedded.address}/api/findings`)).json()) as any;
     expect(all.runs.some((x: { traceId: string }) => x.traceId === traceId)).toBe(true);
-    const one = await (await fetch(`${embedded.address}/api/findings?traceId=${traceId}`)).json();
+    const one = (await (await fetch(`${embedded.address}/api/findings?traceId=${traceId}`)).json()) as any;
     expect(one.runs.length).toBe(1);
     expect(one.runs[0].spans).toBe(spans.length);
-    expect(one.runs[0].findings.map((f: { kind: string; toolCallId: string }) => [f.kind, f.toolCallId])).toEqual([['unsupported-argument', 'call_bt_003']]);
-    const none = await (await fetch(`${embedded.address}/api/findings?traceId=${traceId}&kind=no-such-kind`)).json();
+    expect(one.runs[0].findings.map((f: { kind: string; toolCallId: string }) => [f.kind, f.toolCallId])).toContainEqual(['unsupported-argument', 'call_bt_003']);
+    expect(printed.filter((l) => l.includes(traceId)).length).toBe(one.runs[0].findings.length);
+    const byKind = (await (await fetch(`${embedded.address}/api/findings?traceId=${traceId}&kind=unsupported-argument`)).json()) as any;
+    expect(byKind.runs[0].findings.every((f: { kind: string }) => f.kind === 'unsupported-argument')).toBe(true);
+    const none = (await (await fetch(`${embedded.address}/api/findings?traceId=${traceId}&kind=no-such-kind`)).json()) as any;
     expect(none.runs).toEqual([]);
   });
 
@@ -178,7 +181,31 @@ describe('embedded default (no downstream)', () => {
       const { spans } = retraced('vercel-ai');
       expect((await exportVia(exporterFor('proto', embedded.address), readable(spans))).code).toBe(0);
     }
-    const all = await (await fetch(`${embedded.address}/api/findings`)).json();
+    const all = (await (await fetch(`${embedded.address}/api/findings`)).json()) as any;
     expect(all.runs.length).toBe(10);
+  });
+});
+
+describe('receiver: request timeout', () => {
+  it('a sender that stalls mid-body is cut off with 408 after limits.requestTimeoutMs', async () => {
+    const cfg = testConfig();
+    cfg.limits = { ...cfg.limits, requestTimeoutMs: 400 };
+    const s = await startService(cfg, { log: silentLog });
+    const { connect } = await import('node:net');
+    try {
+      const url = new URL(s.address);
+      const answer = await new Promise<string>((resolve) => {
+        const sock = connect(Number(url.port), url.hostname, () => {
+          sock.write('POST /v1/traces HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"resourceSpans":');
+        });
+        let got = '';
+        sock.on('data', (c) => (got += c.toString()));
+        sock.on('close', () => resolve(got));
+        setTimeout(() => sock.destroy(), 5000).unref();
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    } finally {
+      await s.shutdown();
+    }
   });
 });
