@@ -29,6 +29,8 @@ export interface Limits {
   maxWrittenAttributeBytes: number;
   /** Findings written per span (the SDK's default event limit is 128). */
   maxFindingsPerSpan: number;
+  /** Spans remembered as already processed, so a retried batch is annotated the same, not re-analysed. */
+  maxRememberedSpans: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -45,6 +47,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   quotedValueChars: 64,
   maxWrittenAttributeBytes: 2000,
   maxFindingsPerSpan: 64,
+  maxRememberedSpans: 200_000,
 });
 
 /** Merges user limits over the defaults; a non-positive or non-finite number keeps the default. */

@@ -9,11 +9,21 @@ export interface RegisteredCheck {
   seam: Seam;
   /** Needs recorded message content (so it is unreachable when capture is off). */
   readsContent: boolean;
+  /** Finding kinds it files, when they differ from its id. */
+  kinds?: readonly string[];
 }
 
 export const CHECK_CATALOG: readonly RegisteredCheck[] = [
+  { id: 'dangling-reference', seam: 'offer', readsContent: true },
   { id: 'unsupported-argument', seam: 'choice', readsContent: true },
+  { id: 'empty-lookup', seam: 'write', readsContent: true },
+  { id: 'result-columns', seam: 'write', readsContent: true, kinds: ['missing-column', 'column-type-mismatch'] },
 ];
 
 /** The reason every content-reading check gives when the instrumentation recorded no messages. */
 export const CONTENT_NOT_CAPTURED = 'message content was not captured';
+
+/** The registered check that files findings of this kind. */
+export function checkOfKind(kind: string): string {
+  return CHECK_CATALOG.find((c) => c.kinds?.includes(kind))?.id ?? kind;
+}

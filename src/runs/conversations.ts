@@ -1,8 +1,10 @@
-// Per-conversation state, scoped by tenant: how many requests it has had and the strings earlier
-// requests were served, kept only as far as the byte and call bounds allow. Past a bound the state
-// is marked incomplete, so a check that reads it says so instead of guessing.
+// Per-conversation state, scoped by tenant: the strings earlier requests were served, which
+// tools' results earlier windows held, which request chose which call, and the negative ledger
+// (every tool read). Kept only as far as the byte and call bounds allow; past a bound the state is
+// marked incomplete, so a check that reads it says so instead of guessing.
 
 import type { Limits } from '../limits.js';
+import type { LedgerRow } from '../model/ledger.js';
 import { BoundedMap } from './bounded-map.js';
 import type { EarlierServed } from '../checks/unsupported-argument.js';
 import type { ServedString } from './frame.js';
@@ -13,6 +15,12 @@ export interface ConversationState {
   /** Served strings of earlier requests, first sighting of each text only. */
   served: EarlierServed[];
   servedTexts: Set<string>;
+  /** Tools whose results some earlier request's window held. */
+  resultTools: Set<string>;
+  /** Call id -> the request (1-based) that chose it and the tool it named. */
+  chosen: Map<string, { request: number; toolName: string }>;
+  /** Every tool read of the conversation, in the order they ran. */
+  ledger: LedgerRow[];
   bytes: number;
   incomplete: boolean;
 }
@@ -22,12 +30,27 @@ export function conversationKey(tenant: string, conversationId: string | undefin
   return conversationId ? `${tenant}\u0000conv\u0000${conversationId}` : `${tenant}\u0000trace\u0000${traceId}`;
 }
 
+/** Rough bytes a kept string costs (UTF-16 plus bookkeeping). */
+const sizeOf = (text: string) => text.length * 2 + 64;
+
+function resultSize(result: unknown): number {
+  if (typeof result === 'string') return sizeOf(result);
+  try {
+    return sizeOf(JSON.stringify(result) ?? '');
+  } catch {
+    return 64;
+  }
+}
+
 export class ConversationStore {
   private readonly map: BoundedMap<ConversationState>;
   evicted = 0;
   private totalBytes = 0;
 
-  constructor(private readonly limits: Limits, now: () => number) {
+  constructor(
+    private readonly limits: Limits,
+    now: () => number,
+  ) {
     this.map = new BoundedMap<ConversationState>({
       maxEntries: limits.maxConversations,
       idleMs: limits.conversationIdleMs,
@@ -50,26 +73,44 @@ export class ConversationStore {
   get(key: string): ConversationState {
     let s = this.map.get(key);
     if (!s) {
-      s = { key, requests: 0, served: [], servedTexts: new Set(), bytes: 0, incomplete: false };
+      s = { key, requests: 0, served: [], servedTexts: new Set(), resultTools: new Set(), chosen: new Map(), ledger: [], bytes: 0, incomplete: false };
       this.map.set(key, s);
     }
     return s;
   }
 
-  /** Records a request's served strings after it was checked. */
-  recordServed(state: ConversationState, request: number, served: readonly ServedString[]): void {
+  private room(state: ConversationState, size: number, items: number): boolean {
+    if (state.bytes + size > this.limits.maxBytesPerConversation || items >= this.limits.maxCallsPerConversation) {
+      state.incomplete = true;
+      return false;
+    }
+    state.bytes += size;
+    this.totalBytes += size;
+    return true;
+  }
+
+  /** Records a request's served strings and result tools after it was checked. */
+  recordServed(state: ConversationState, request: number, served: readonly ServedString[], resultTools: Iterable<string>): void {
+    for (const t of resultTools) state.resultTools.add(t);
     for (const s of served) {
       if (s.source === 'tool-schema' || state.servedTexts.has(s.text)) continue;
-      const size = s.text.length * 2 + 64;
-      if (state.bytes + size > this.limits.maxBytesPerConversation || state.served.length >= this.limits.maxCallsPerConversation) {
-        state.incomplete = true;
-        continue;
-      }
+      if (!this.room(state, sizeOf(s.text), state.served.length)) continue;
       state.servedTexts.add(s.text);
       state.served.push({ ...s, request });
-      state.bytes += size;
-      this.totalBytes += size;
     }
+  }
+
+  recordChosen(state: ConversationState, request: number, calls: readonly { id?: string; name: string }[]): void {
+    for (const c of calls) {
+      if (!c.id || state.chosen.has(c.id)) continue;
+      if (!this.room(state, 96, state.chosen.size)) continue;
+      state.chosen.set(c.id, { request, toolName: c.name });
+    }
+  }
+
+  recordRead(state: ConversationState, row: LedgerRow): void {
+    if (!this.room(state, resultSize(row.result) + resultSize(row.arguments), state.ledger.length)) return;
+    state.ledger.push(row);
   }
 
   /**
@@ -81,12 +122,17 @@ export class ConversationStore {
     if (!orphan || traceKey === convKey) return;
     this.map.delete(traceKey);
     const into = this.get(convKey);
+    const offset = into.requests;
     for (const s of orphan.served) {
       if (into.servedTexts.has(s.text)) continue;
       into.servedTexts.add(s.text);
-      into.served.push({ ...s, request: into.requests + s.request });
-      into.bytes += s.text.length * 2 + 64;
+      into.served.push({ ...s, request: offset + s.request });
     }
+    for (const t of orphan.resultTools) into.resultTools.add(t);
+    for (const [id, c] of orphan.chosen) if (!into.chosen.has(id)) into.chosen.set(id, { ...c, request: offset + c.request });
+    for (const row of orphan.ledger) into.ledger.push(row.request !== undefined ? { ...row, request: offset + row.request } : row);
+    // The orphan's bytes were already counted in the total; they now belong to `into`.
+    into.bytes += orphan.bytes;
     into.requests += orphan.requests;
     into.incomplete ||= orphan.incomplete;
   }

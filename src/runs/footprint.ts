@@ -7,16 +7,15 @@ import { createHash } from 'node:crypto';
 import { spanKey, type Attributes, type LogData, type SpanData, type SpanEventData } from '../model/telemetry.js';
 import { DiagnosticList, type Diagnostic } from '../model/diagnostics.js';
 import type { CheckTally, Finding } from '../model/finding.js';
-import type { LlmRequest, ModelEvent, SpanToolDeclaration } from '../model/agent.js';
+import type { ModelEvent, SpanToolDeclaration } from '../model/agent.js';
 import type { ToolDeclaration } from '../declarations/types.js';
 import { mergeToolDeclaration } from '../declarations/load.js';
 import { isAgentSpan, readSpan } from '../conventions/registry.js';
 import { groupLogsBySpan } from '../conventions/log-join.js';
 import { CONVERSATION_ID_KEYS } from '../conventions/conversation-keys.js';
-import { unsupportedArguments } from '../checks/unsupported-argument.js';
-import { CHECK_CATALOG, CONTENT_NOT_CAPTURED } from '../checks/catalog.js';
+import { CHECK_CATALOG, checkOfKind } from '../checks/catalog.js';
+import { checkExecution, checkRequest, type SeamContext } from './seams.js';
 import { dispositionEvent, dispositionRows } from '../findings/disposition.js';
-import { buildFrame } from './frame.js';
 import { BoundedMap } from './bounded-map.js';
 import { ConversationStore, conversationKey } from './conversations.js';
 import { findingIdentity, findingToEvent, fitBytes } from '../findings/events.js';
@@ -130,6 +129,14 @@ export class FootprintCore {
   private readonly pendingLogs: BoundedMap<LogData[]>;
   /** span key -> an inference span that passed with no content; its log records may still come. */
   private readonly awaitingContent: BoundedMap<AwaitingContent>;
+  /**
+   * span key -> what the core added to it. A span seen again (an exporter's retry after a failed
+   * downstream export) gets the same additions and is not analysed twice: re-reading it would
+   * count its requests twice in the conversation's state.
+   */
+  private readonly processedSpans: BoundedMap<SpanAnnotation | null>;
+  /** trace id -> findings written, by check id (the disposition counts what was written). */
+  private readonly traceWritten: BoundedMap<Map<string, number>>;
   /** tenant + tool name -> declarations carried on spans by footprint's helpers. */
   private readonly spanDeclarations: BoundedMap<SpanToolDeclaration>;
   private readonly findingsByKind: Record<string, number> = {};
@@ -146,6 +153,8 @@ export class FootprintCore {
     this.pendingLogs = new BoundedMap({ maxEntries: limits.maxPendingLogSpans, idleMs: limits.conversationIdleMs, now });
     this.awaitingContent = new BoundedMap({ maxEntries: limits.maxPendingLogSpans, idleMs: limits.conversationIdleMs, now });
     this.spanDeclarations = new BoundedMap({ maxEntries: 10_000, idleMs: limits.conversationIdleMs, now });
+    this.processedSpans = new BoundedMap({ maxEntries: limits.maxRememberedSpans, idleMs: limits.conversationIdleMs, now });
+    this.traceWritten = traceMap();
   }
 
   /** Cheap: true when some convention would read this span. Non-agent spans need no other work. */
@@ -192,12 +201,21 @@ export class FootprintCore {
     this.pendingLogs.clear();
     this.awaitingContent.clear();
     this.spanDeclarations.clear();
+    this.processedSpans.clear();
+    this.traceWritten.clear();
   }
 
   private processInto(input: ProcessInput, result: ProcessResult, diagnostics: DiagnosticList): void {
     const { limits, tenantAttribute } = this.config;
     const inBatch = new Map<string, SpanData>();
-    for (const s of input.spans) inBatch.set(spanKey(s), s);
+    const fresh: SpanData[] = [];
+    for (const s of input.spans) {
+      const key = spanKey(s);
+      inBatch.set(key, s);
+      const before = this.processedSpans.get(key);
+      if (before === undefined) fresh.push(s);
+      else if (before !== null) result.annotations.set(key, { events: [...before.events], attributes: { ...before.attributes } });
+    }
 
     // 1. Log records: joined to spans of this batch, to spans that passed earlier without content
     //    (re-read now, findings go on carrier spans), or kept until their span arrives.
@@ -228,7 +246,7 @@ export class FootprintCore {
         events.push(ev);
       }
     };
-    for (const span of input.spans) {
+    for (const span of fresh) {
       const key = spanKey(span);
       let logs = logsBySpan.get(key) ?? [];
       const pending = this.pendingLogs.peek(key);
@@ -265,13 +283,10 @@ export class FootprintCore {
     const ordered = [...events].sort((a, b) => (a.startTimeUnixNano < b.startTimeUnixNano ? -1 : a.startTimeUnixNano > b.startTimeUnixNano ? 1 : 0));
     const findings: Finding[] = [];
     if (this.config.checks) {
-      for (const ev of ordered) if (ev.kind === 'llm-request') findings.push(...this.checkRequest(ev, result));
+      for (const ev of ordered) findings.push(...this.check(ev, result));
     }
 
-    // 5. The turn's disposition: on its invoke_agent span, else on the trace's root span.
-    if (this.config.checks) this.addDispositions(events, input.spans, result);
-
-    // 6. Findings onto their spans (or carrier spans), deduplicated per trace.
+    // 5. Findings onto their spans (or carrier spans), deduplicated per trace.
     const o = { redaction: this.config.redaction, quotedValueChars: limits.quotedValueChars, maxAttributeBytes: limits.maxWrittenAttributeBytes };
     const lateKeys = new Set(lateSpans.map(spanKey));
     for (const f of findings) {
@@ -292,9 +307,23 @@ export class FootprintCore {
       ann.attributes[ATTR_FINDINGS_COUNT] = ann.events.filter((e) => e.name === EVENT_FINDING).length;
       result.findings.push(f);
       this.findingsByKind[f.kind] = (this.findingsByKind[f.kind] ?? 0) + 1;
+      const written = this.traceWritten.get(f.span.traceId) ?? new Map<string, number>();
+      const check = checkOfKind(f.kind);
+      written.set(check, (written.get(check) ?? 0) + 1);
+      this.traceWritten.set(f.span.traceId, written);
     }
 
-    // 7. Annotations for spans not in this batch become carrier spans in the same trace.
+    // 6. The turn's disposition: on its invoke_agent span, else on the trace's root span.
+    if (this.config.checks) this.addDispositions(events, fresh, result);
+
+    // 7. Remember what each fresh span got, for a retry of the same batch.
+    for (const span of fresh) {
+      const key = spanKey(span);
+      const ann = result.annotations.get(key);
+      this.processedSpans.set(key, ann ? { events: [...ann.events], attributes: { ...ann.attributes } } : null);
+    }
+
+    // 8. Annotations for spans not in this batch become carrier spans in the same trace.
     for (const [key, ann] of result.annotations) {
       if (inBatch.has(key)) continue;
       result.annotations.delete(key);
@@ -315,7 +344,9 @@ export class FootprintCore {
       if (!s.parentSpanId && tracesWithRequests.has(s.traceId) && !targets.has(s.traceId)) targets.set(s.traceId, { key: spanKey(s), time: s.endTimeUnixNano });
     }
     for (const [traceId, target] of targets) {
-      const rows = dispositionRows(CHECK_CATALOG, this.talliesOf(traceId));
+      const written = this.traceWritten.peek(traceId);
+      // `findings` counts findings written (one per defect per trace), not re-detections.
+      const rows = dispositionRows(CHECK_CATALOG, this.talliesOf(traceId)).map((r) => ({ ...r, findings: written?.get(r.check) ?? 0 }));
       const info = this.traceInfo.peek(traceId);
       annotationFor(result, target.key).events.push(dispositionEvent(rows, info?.llmRequests ?? 0, target.time, limits.maxWrittenAttributeBytes));
     }
@@ -329,47 +360,25 @@ export class FootprintCore {
     return mergeToolDeclaration(this.config.declarations, toolName, this.spanDeclarations.peek(`${tenant}\u0000${toolName}`));
   }
 
-  private checkRequest(req: LlmRequest, result: ProcessResult): Finding[] {
+  private seamContext(): SeamContext {
+    return { limits: this.config.limits, conversations: this.conversations, declarationOf: (tenant, name) => this.declarationOf(tenant, name) };
+  }
+
+  /** Runs the seam checks of one event and records tallies and side events; returns its findings. */
+  private check(ev: ModelEvent, result: ProcessResult): Finding[] {
+    if (ev.kind === 'agent-turn') return [];
+    const state = this.conversations.get(conversationKey(ev.tenant, ev.conversationId, ev.span.traceId));
+    const outcome = ev.kind === 'llm-request' ? checkRequest(this.seamContext(), state, ev) : checkExecution(this.seamContext(), state, ev);
+    for (const t of outcome.tallies) this.addTally(ev.span.traceId, t);
+    if (ev.conversationId) for (const f of outcome.findings) f.conversationId = ev.conversationId;
     const { limits } = this.config;
-    // What cannot be judged is said so: content not recorded, or a window cut at the bound
-    // (judging a cut window would call values "served by nothing" that were served).
-    const unreadable =
-      req.outputContent === 'not-captured' || req.inputContent === 'not-captured'
-        ? CONTENT_NOT_CAPTURED
-        : req.input.length >= limits.maxMessagesPerRequest
-          ? `the request's window had more than ${limits.maxMessagesPerRequest} messages (maxMessagesPerRequest)`
-          : undefined;
-    if (unreadable) {
-      for (const c of CHECK_CATALOG.filter((x) => x.readsContent)) {
-        this.addTally(req.span.traceId, { check: c.id, seam: c.seam, checked: 0, findings: 0, notApplicable: 0, unreachable: 1, unreachableReasons: { [unreadable]: 1 } });
-      }
-      return [];
-    }
-    const frame = buildFrame(req);
-    const state = this.conversations.get(conversationKey(req.tenant, req.conversationId, req.span.traceId));
-    state.requests++;
-    const inWindow = new Set(frame.served.map((s) => s.text));
-    const earlierServed = state.served.filter((s) => !inWindow.has(s.text));
-    const outcome = unsupportedArguments({
-      span: req.span,
-      toolCalls: req.toolCalls,
-      frame,
-      declarationOf: (name) => this.declarationOf(req.tenant, name),
-      earlierServed,
-      ...(req.idsMatchedByOrder ? { idsMatchedByOrder: true } : {}),
-      inputCaptured: req.inputContent === 'captured',
-      maxArgumentLeaves: limits.maxArgumentLeaves,
-      quotedValueChars: limits.quotedValueChars,
-    });
-    this.conversations.recordServed(state, state.requests, frame.served);
-    if (req.conversationId) for (const f of outcome.findings) f.conversationId = req.conversationId;
-    this.addTally(req.span.traceId, outcome.tally);
+    if (outcome.events.length > 0) annotationFor(result, spanKey(ev.span)).events.push(...outcome.events);
     if (outcome.externalGroundsUsed.length > 0) {
-      const ann = annotationFor(result, spanKey(req.span));
+      const ann = annotationFor(result, spanKey(ev.span));
       for (const use of outcome.externalGroundsUsed) {
         ann.events.push({
           name: EVENT_EXTERNAL_GROUND_USED,
-          timeUnixNano: req.endTimeUnixNano,
+          timeUnixNano: ev.endTimeUnixNano,
           attributes: {
             [ATTR_TOOL_NAME]: use.toolName,
             ...(use.toolCallId ? { [ATTR_TOOL_CALL_ID]: use.toolCallId } : {}),

@@ -10,6 +10,8 @@ import { decodeOtlpJsonText } from '../../src/otlp/json.js';
 import { FIXTURES_DIR, LIBRARIES, fixturePaths, loadFixture } from '../helpers/fixtures.js';
 
 const DECL = join(FIXTURES_DIR, 'declarations.yaml');
+/** The official OpenAI instrumentation records no tool definitions; the others do. */
+const TOOL_DEFINITIONS_RECORDED = new Set(['traceloop-openai', 'openinference-openai', 'vercel-ai', 'vercel-ai-v7-otel']);
 const json = (argv: string[]) => {
   const r = runCheck([...argv, '--format', 'json']);
   expect(r.stderr).toBe('');
@@ -23,26 +25,42 @@ describe('functional: check over every recorded instrumentation', () => {
       const { expected } = loadFixture(lib, 'backup-triage');
       const out = json([...fixturePaths(lib, 'backup-triage'), '--declarations', DECL]);
       const exp = expected.expectedFindings[0]!;
-      expect(out.findings).toHaveLength(1);
-      const f = out.findings[0]!;
+      const unsupported = out.findings.filter((x) => x.kind === 'unsupported-argument');
+      expect(unsupported).toHaveLength(1);
+      const f = unsupported[0]!;
       expect(f).toMatchObject({ kind: exp.kind, seam: exp.seam, toolName: exp.toolName, toolCallId: exp.toolCallId, predicate: exp.predicate, value: exp.value, grounding: exp.grounding });
       expect(f.traceId).toMatch(/^[0-9a-f]{32}$/);
       expect(f.spanId).toMatch(/^[0-9a-f]{16}$/);
       expect(String(f.message)).toContain('its own earlier answer');
       expect(String(f.message)).toContain('It was served earlier in this conversation');
       expect((f.witnesses as { stratum: string }[]).map((w) => w.stratum)).toContain('written');
+      // The same turn also shows the catalog's other defects, truthfully:
+      // backup_status returned [] for a fragment that backup_jobs served earlier (advisory),
+      const lookups = out.findings.filter((x) => x.kind === 'empty-lookup');
+      expect(lookups.map((x) => [x.toolName, x.predicate, x.advisory])).toEqual([['backup_status', 'args.machine_id', true]]);
+      // and, where the telemetry records which tools were offered, turn 2 offered backup_jobs and
+      // backup_status after their grounds (list_machines, backup_jobs results) left the window.
+      const dangling = out.findings.filter((x) => x.kind === 'dangling-reference').map((x) => x.toolName);
+      expect(dangling.sort()).toEqual(TOOL_DEFINITIONS_RECORDED.has(lib) ? ['backup_jobs', 'backup_status'] : []);
+      expect(out.findings).toHaveLength(2 + dangling.length);
     });
     it(`${lib} clean-control: no finding, and the checks did run`, () => {
-      const out = json([...fixturePaths(lib, 'clean-control'), '--declarations', DECL]);
+      const out = json([...fixturePaths(lib, 'clean-control'), '--declarations', DECL]) as unknown as { findings: unknown[]; summary: string; traces: { checks: { check: string; checked: number; findings: number; unreachableReasons: Record<string, number> }[] }[] };
       expect(out.findings).toEqual([]);
-      expect(out.summary).toMatch(/^1 check ran on 3 LLM requests in 1 trace/);
+      expect(out.summary).toMatch(/^\d+ checks ran on 3 LLM requests in 1 trace/);
+      const checks = out.traces[0]!.checks;
+      // backup_status' machine_id and backup_jobs' machine_id + "failed" (the enum) were judged.
+      expect(checks.find((c) => c.check === 'unsupported-argument')).toMatchObject({ checked: 3, findings: 0 });
+      expect(checks.find((c) => c.check === 'empty-lookup')).toMatchObject({ checked: 2, findings: 0 });
+      if (!TOOL_DEFINITIONS_RECORDED.has(lib)) expect(checks.find((c) => c.check === 'dangling-reference')!.unreachableReasons).toEqual({ 'tool definitions were not recorded': 3 });
     });
   }
 
   it('the finding lands on the chat span that chose the call, and its id is stable across runs', () => {
     const paths = fixturePaths('traceloop-openai', 'backup-triage');
-    const a = json([...paths, '--declarations', DECL]).findings[0]!;
-    const b = json([...paths, '--declarations', DECL]).findings[0]!;
+    const pick = () => json([...paths, '--declarations', DECL]).findings.find((x) => x.kind === 'unsupported-argument')!;
+    const a = pick();
+    const b = pick();
     expect(a.id).toBe(b.id);
     const { doc } = loadFixture('traceloop-openai', 'backup-triage');
     const span = doc.spans.find((s) => s.span.spanId === a.spanId)!.span;
@@ -59,7 +77,7 @@ describe('functional: check over every recorded instrumentation', () => {
   it('text output names the trace, the call, the sentence and the witnesses', () => {
     const r = runCheck([...fixturePaths('vercel-ai', 'backup-triage'), '--declarations', DECL]);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toMatch(/^1 check ran on 5 LLM requests in 2 traces\. 1 finding\./);
+    expect(r.stdout).toMatch(/^3 checks ran on 5 LLM requests in 2 traces\. 4 findings\./);
     expect(r.stdout).toContain('unsupported-argument @ choice — backup_status args.machine_id (call call_bt_003)');
     expect(r.stdout).toContain('[written] "db-primary-full"');
   });
@@ -72,8 +90,9 @@ describe('functional: check over every recorded instrumentation', () => {
     const back = decodeOtlpJsonText(readFileSync(out, 'utf8'), out);
     expect(back.diagnostics).toEqual([]);
     const withEvents = back.spans.filter((s) => s.span.events.some((e) => e.name === 'footprint.finding'));
-    expect(withEvents).toHaveLength(1);
-    const s = withEvents[0]!.span;
+    // The chat span that chose backup_status, and the execute_tool span whose [] it returned.
+    expect(withEvents.map((x) => x.span.name).sort()).toEqual(['chat gpt-4o-mini', 'execute_tool backup_status']);
+    const s = withEvents.find((x) => x.span.name.startsWith('chat'))!.span;
     expect(s.attributes['footprint.findings.count']).toBe(1);
     const e = s.events.find((x) => x.name === 'footprint.finding')!;
     expect(e.attributes['footprint.finding.kind']).toBe('unsupported-argument');

@@ -1,0 +1,128 @@
+// Runs the checks of each seam over one model event, with the conversation state it needs:
+// `offer` and `choice` (and `answer` for a final response) on an LLM request, `write` on a tool
+// execution. Gathers inputs, calls the pure checks, records what later checks need. No I/O.
+
+import type { LlmRequest, ToolExecution } from '../model/agent.js';
+import type { CheckTally, Finding } from '../model/finding.js';
+import type { SpanEventData } from '../model/telemetry.js';
+import type { ToolDeclaration } from '../declarations/types.js';
+import type { Limits } from '../limits.js';
+import { buildFrame, resultText, type Frame } from './frame.js';
+import type { ConversationState, ConversationStore } from './conversations.js';
+import { ledgerRowOf } from './ledger-row.js';
+import { unsupportedArguments, type ExternalGroundUse } from '../checks/unsupported-argument.js';
+import { danglingReferences } from '../checks/dangling-reference.js';
+import { emptyLookups } from '../checks/empty-lookup.js';
+import { resultColumns } from '../checks/result-columns.js';
+import { CHECK_CATALOG, CONTENT_NOT_CAPTURED } from '../checks/catalog.js';
+
+export interface SeamContext {
+  limits: Limits;
+  conversations: ConversationStore;
+  declarationOf: (tenant: string, toolName: string) => ToolDeclaration | undefined;
+}
+
+export interface SeamOutcome {
+  findings: Finding[];
+  tallies: CheckTally[];
+  externalGroundsUsed: ExternalGroundUse[];
+  /** Further events for the request's own span (e.g. the answer's standing). */
+  events: SpanEventData[];
+}
+
+const empty = (): SeamOutcome => ({ findings: [], tallies: [], externalGroundsUsed: [], events: [] });
+
+function unreachableAll(reason: string): CheckTally[] {
+  return CHECK_CATALOG.filter((c) => c.readsContent && c.seam !== 'write').map((c) => ({
+    check: c.id,
+    seam: c.seam,
+    checked: 0,
+    findings: 0,
+    notApplicable: 0,
+    unreachable: 1,
+    unreachableReasons: { [reason]: 1 },
+  }));
+}
+
+/** Tool names whose results this window holds, recovered from call ids where the part has no name. */
+function resultToolsOf(req: LlmRequest, state: ConversationState): Set<string> {
+  const byId = new Map<string, string>();
+  for (const m of req.input) for (const p of m.parts) if (p.type === 'tool-call' && p.id) byId.set(p.id, p.name);
+  const out = new Set<string>();
+  for (const m of req.input)
+    for (const p of m.parts) {
+      if (p.type !== 'tool-result') continue;
+      const name = p.name ?? (p.id ? (byId.get(p.id) ?? state.chosen.get(p.id)?.toolName) : undefined);
+      if (name) out.add(name);
+    }
+  return out;
+}
+
+/** Checks for one LLM request: offer (tools offered), choice (calls chosen). */
+export function checkRequest(ctx: SeamContext, state: ConversationState, req: LlmRequest): SeamOutcome {
+  const { limits } = ctx;
+  const out = empty();
+  state.requests++;
+  // What cannot be judged is said so: content not recorded, or a window cut at the bound
+  // (judging a cut window would call values "served by nothing" that were served).
+  const unreadable =
+    req.outputContent === 'not-captured' || req.inputContent === 'not-captured'
+      ? CONTENT_NOT_CAPTURED
+      : req.input.length >= limits.maxMessagesPerRequest
+        ? `the request's window had more than ${limits.maxMessagesPerRequest} messages (maxMessagesPerRequest)`
+        : undefined;
+  if (unreadable) {
+    out.tallies.push(...unreachableAll(unreadable));
+    ctx.conversations.recordChosen(state, state.requests, req.toolCalls);
+    return out;
+  }
+  const declarationOf = (name: string) => ctx.declarationOf(req.tenant, name);
+  const frame: Frame = buildFrame(req);
+  const inWindow = new Set(frame.served.map((s) => s.text));
+  const earlierServed = state.served.filter((s) => !inWindow.has(s.text));
+  const presentResultTools = resultToolsOf(req, state);
+
+  const offer = danglingReferences({
+    span: req.span,
+    offeredTools: req.toolDefinitions?.map((d) => d.name),
+    declarationOf,
+    presentResultTools,
+    earlierResultTools: state.resultTools,
+    inputCaptured: true,
+  });
+  const choice = unsupportedArguments({
+    span: req.span,
+    toolCalls: req.toolCalls,
+    frame,
+    declarationOf,
+    earlierServed,
+    ...(req.idsMatchedByOrder ? { idsMatchedByOrder: true } : {}),
+    inputCaptured: true,
+    maxArgumentLeaves: limits.maxArgumentLeaves,
+    quotedValueChars: limits.quotedValueChars,
+  });
+  out.findings.push(...offer.findings, ...choice.findings);
+  out.tallies.push(offer.tally, choice.tally);
+  out.externalGroundsUsed.push(...choice.externalGroundsUsed);
+
+  ctx.conversations.recordServed(state, state.requests, frame.served, presentResultTools);
+  ctx.conversations.recordChosen(state, state.requests, req.toolCalls);
+  return out;
+}
+
+/** Checks for one tool execution (write seam); records its ledger row. */
+export function checkExecution(ctx: SeamContext, state: ConversationState, ex: ToolExecution): SeamOutcome {
+  const out = empty();
+  const declaration = ctx.declarationOf(ex.tenant, ex.toolName);
+  const request = ex.callId ? state.chosen.get(ex.callId)?.request : undefined;
+  const row = ledgerRowOf(ex, declaration, request);
+  const producerResults = state.ledger
+    .filter((r) => r.result !== undefined && r.outcome === 'ran')
+    .map((r) => ({ toolName: r.toolName, ...(r.callId ? { callId: r.callId } : {}), text: resultText(r.result), ...(r.request !== undefined ? { request: r.request } : {}) }));
+  const lookup = emptyLookups({ row, declaration, producerResults, maxArgumentLeaves: ctx.limits.maxArgumentLeaves, quotedValueChars: ctx.limits.quotedValueChars });
+  const columns = resultColumns({ row, declaration, quotedValueChars: ctx.limits.quotedValueChars });
+  out.findings.push(...lookup.findings, ...columns.findings);
+  out.tallies.push(lookup.tally, columns.tally);
+  ctx.conversations.recordRead(state, row);
+  return out;
+}
