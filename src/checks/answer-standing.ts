@@ -122,9 +122,10 @@ function clauseOf(row: LedgerRow, q: (v: string, cap: number) => string): string
   const refusal = refusalOf(row);
   if (refusal) {
     const fromResult = row.errorMessage === undefined && r.refusal !== undefined;
+    const verb = refusal.how === 'refused' ? 'was refused' : 'failed';
     head += refusal.error !== undefined
-      ? ` and was ${refusal.how}: "${g(refusal.error)}", ${fromResult ? "as the tool's result says" : "as the tool's span records"}`
-      : ` and was ${refusal.how}, with no reason recorded`;
+      ? ` and ${verb}: "${g(refusal.error)}", ${fromResult ? "as the tool's result says" : "as the tool's span records"}`
+      : ` and ${verb}, with no reason recorded`;
   } else if (row.result === undefined) {
     head += ', but its result was not recorded, so what it found cannot be told';
   } else if (r.emptiness === 'declared-absent') {

@@ -110,6 +110,7 @@ export function refusalAssertsAbsence(input: RefusalAssertsAbsenceInput): { find
     const callRef = row.callId ? `call ${quoteText(row.callId, cap)}` : `its call #${i + 1} of this turn, with no recorded id`;
     const err = r!.error !== undefined ? quoteText(r!.error, cap) : undefined;
     const errClause = err !== undefined ? ` ("${err}")` : ' (no error text was recorded)';
+    const verb = r!.how === 'refused' ? 'was refused' : 'failed';
     const witnesses: Witness[] = [
       { subject: 'answer final', predicate: 'absence', value: said, stratum: 'chosen', provenance: `the final answer states absence with the words "${said}"` },
       {
@@ -127,7 +128,7 @@ export function refusalAssertsAbsence(input: RefusalAssertsAbsenceInput): { find
       subjects: [{ kind: 'tool', id: row.toolName }],
       predicate: row.callId ?? `call#${i + 1}`,
       ...(r!.error !== undefined ? { value: r!.error } : {}),
-      message: `The answer says "${said}", but '${tool}' (${callRef}) was ${r!.how}${errClause}, and a refused or failed read cannot establish that something does not exist: say the lookup could not be made, or make it again. ${NOTHING_BLOCKED}`,
+      message: `The answer says "${said}", but '${tool}' (${callRef}) ${verb}${errClause}, and a refused or failed read cannot establish that something does not exist: say the lookup could not be made, or make it again. ${NOTHING_BLOCKED}`,
       witnesses,
       span: input.span,
       toolName: row.toolName,
