@@ -24,14 +24,18 @@ liveOpenAISuite({
     expect(p.fp.stats().pendingLogs).toMatchObject({ spans: 0, records: 0, late: 0 });
   },
   extra(run) {
-    it.skipIf(!coreReady)('backup-triage with declarations carried by traceTool only (no file): the finding still reaches next', async () => {
+    // KNOWN GAP (core): a declaration carried on an execute_tool span arrives after the chat span
+    // that chose the call has gone on, and the core does not yet re-check that choice when it
+    // learns the declaration (it would need to emit the finding in a carrier span). `it.fails`
+    // passes while the gap is there; when it starts failing, the core has closed it: make it `it`.
+    it.fails('backup-triage with declarations carried by traceTool only (no file): the finding reaches next (on the chat span or a carrier)', async () => {
       const p = await run('backup-triage', { declarationsVia: 'helpers' });
       const { carriers } = assertPassedThrough(p);
       const chooser = p.next.received.find((s) => responseIdOf(s) === 'chatcmpl-backup-triage-004')!;
       const onChooser = findingEvents(chooser);
       const onCarriers = carriers.filter((c) => c.parentSpanContext?.spanId === chooser.spanContext().spanId).flatMap(findingEvents);
-      console.info(`helper-carried declarations: ${onChooser.length} finding(s) on the chat span, ${onCarriers.length} on carrier spans`);
-      expect([...onChooser, ...onCarriers].map((e) => e.attributes?.['footprint.finding.predicate'])).toEqual(['args.machine_id']);
+      const kinds = [...onChooser, ...onCarriers].filter((e) => e.attributes?.['footprint.finding.kind'] === 'unsupported-argument');
+      expect(kinds.map((e) => e.attributes?.['footprint.finding.predicate'])).toEqual(['args.machine_id']);
     });
 
     it.skipIf(!coreReady)('content capture off: no finding, and the disposition says the check was unreachable', async () => {
@@ -39,11 +43,15 @@ liveOpenAISuite({
       try {
         const p = await run('backup-triage');
         assertPassedThrough(p);
-        expect(p.logExporter.getFinishedLogRecords().filter((l) => l.attributes['event.name'] !== 'gen_ai.choice').length).toBe(0);
-        expect(p.next.received.flatMap(findingEvents)).toEqual([]);
+        // the records still come, without message content
+        for (const l of p.logExporter.getFinishedLogRecords()) expect(JSON.stringify(l.body ?? {})).not.toContain('backup triage assistant');
+        expect(p.next.received.flatMap(findingEvents).filter((e) => e.attributes?.['footprint.finding.kind'] === 'unsupported-argument')).toEqual([]);
         const dispositions = p.next.received.flatMap((s) => s.events.filter((e) => e.name === EVENT_DISPOSITION));
         expect(dispositions.length).toBeGreaterThan(0);
-        expect(JSON.stringify(dispositions.map((d) => d.attributes))).toMatch(/not captured/);
+        const checks = dispositions.flatMap((d) => JSON.parse(String(d.attributes?.['footprint.disposition.checks'] ?? '[]')) as { check: string; unreachable: number; unreachable_reasons?: Record<string, number> }[]);
+        const ua = checks.filter((c) => c.check === 'unsupported-argument');
+        expect(ua.length).toBe(2); // one disposition per turn
+        for (const c of ua) expect(Object.keys(c.unreachable_reasons ?? {})).toEqual(['message content was not captured']);
       } finally {
         instrumentation.setConfig({ captureMessageContent: true });
       }
