@@ -160,3 +160,40 @@ describe('e2e: SDK exporters -> service -> sink', () => {
     for (const line of text.split('\n')) if (line && !line.startsWith('#')) expect(line).toMatch(/^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="[^"]*",?)*\})? -?[0-9.e+-]+|NaN|\+Inf$/);
   });
 });
+
+describe('e2e: downstream protocol and compression, shutdown', () => {
+  it('downstream http/json with gzip: the sink receives gzip JSON, logs included', async () => {
+    const own = await startService(testConfig({ downstream: downstreamTo(sink, { protocol: 'http/json', compression: 'gzip' }), declarationsPath: DECLARATIONS }), { loadDeclarations: loadDeclarationsFile, log: silentLog });
+    try {
+      const { spans, logs, traceId } = retraced('otel-instrumentation-openai');
+      const before = sink.requests.length;
+      expect((await postLogs(logs, own)).status).toBe(200);
+      expect((await exportVia(exporterFor('json', own.address), readable(spans))).code).toBe(0);
+      expect(sink.spans.filter((s) => s.traceId === traceId).length).toBe(spans.length);
+      const reqs = sink.requests.slice(before);
+      expect(reqs.filter((r) => r.path === '/v1/traces').every((r) => r.contentType === 'application/json')).toBe(true);
+    } finally {
+      await own.shutdown();
+    }
+  });
+
+  it('shutdown answers the batch in flight before it closes', async () => {
+    const slow = await startSink();
+    slow.delayMs = 300;
+    const own = await startService(testConfig({ downstream: downstreamTo(slow) }), { log: silentLog });
+    try {
+      const { spans, traceId } = retraced('vercel-ai');
+      const pending = exportVia(exporterFor('proto', own.address), readable(spans));
+      // Let the batch reach the (slow) sink, then shut down while it is still being answered.
+      await new Promise((r) => setTimeout(r, 100));
+      expect(slow.spans.length).toBe(0);
+      const closing = own.shutdown();
+      const r = await pending;
+      await closing;
+      expect(r.code, r.error?.message).toBe(0);
+      expect(slow.spans.filter((s) => s.traceId === traceId).length).toBe(spans.length);
+    } finally {
+      await slow.close();
+    }
+  });
+});
