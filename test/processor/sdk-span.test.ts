@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { resourceFromAttributes } from '@opentelemetry/resources';
+import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { AnnotatedSpan, annotate, fromSpanData, hrTimeToNanos, nanosToHrTime, toLogData, toSpanData } from '../../src/processor/sdk-span.js';
 
 function endedSpans(run: (tracer: ReturnType<BasicTracerProvider['getTracer']>) => void): ReadableSpan[] {
@@ -86,6 +87,21 @@ describe('AnnotatedSpan', () => {
   it('returns the original when there is nothing to add', () => {
     const [span] = endedSpans((tracer) => tracer.startSpan('s').end());
     expect(annotate(span!, [], {})).toBe(span);
+  });
+});
+
+describe('OTLP serialisation of the views', () => {
+  it('the exporters\' serializer writes an annotated view and a carrier like any span', () => {
+    const [span] = endedSpans((tracer) => tracer.startSpan('chat m', { attributes: { a: 1 } }).end());
+    const view = annotate(span!, [{ name: 'footprint.finding', timeUnixNano: 7n, attributes: { 'footprint.finding.kind': 'k' } }], { 'footprint.findings.count': 1 });
+    const carrier = fromSpanData({ ...toSpanData(span!), spanId: 'dddddddddddddddd', parentSpanId: span!.spanContext().spanId, name: 'footprint.findings' }, span!.resource);
+    const bytes = JsonTraceSerializer.serializeRequest([view, carrier])!;
+    const doc = JSON.parse(new TextDecoder().decode(bytes)) as { resourceSpans: { scopeSpans: { spans: { name: string; events: { name: string }[]; attributes: { key: string }[] }[] }[] }[] };
+    const spans = doc.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans));
+    expect(doc.resourceSpans.length).toBe(1);
+    expect(spans.map((s) => s.name)).toEqual(['chat m', 'footprint.findings']);
+    expect(spans[0]!.events.map((e) => e.name)).toEqual(['footprint.finding']);
+    expect(spans[0]!.attributes.map((a) => a.key)).toEqual(['a', 'footprint.findings.count']);
   });
 });
 
