@@ -16,8 +16,8 @@
 // - Prose numbers (`47th`, `32G`, `48-port`, `$20/month`) are judged on their number alone, and
 //   keyed by it (`2048MB` ≡ `2048`). `24/7`-style ratios (1–2 digits / 1–2 digits) are never data.
 // Evidence side only: JSON results are walked (keys and leaves, each whole and tokenised); an ISO-8601
-// date-time (`2025-11-30T02:00:00Z`) also indexes its date (`2025-11-30`) and times (`02:00:00`,
-// `02:00`); an absence envelope (`af_absent: true`) grounds only its `checked`, `not_checked` and
+// date or date-time (`2025-11-30T02:00:00Z`) also indexes its date (`2025-11-30`), month (`2025-11`),
+// year (`2025`) and times (`02:00:00`, `02:00`); an absence envelope (`af_absent: true`) grounds only its `checked`, `not_checked` and
 // `cannot_cover` items (never `looked_for`, which echoes the model's own query, nor `short`/`kind`).
 
 export type DataTokenKind = 'number' | 'identifier';
@@ -54,7 +54,7 @@ const RATIO = /^\d{1,2}\/\d{1,2}$/;
 const PROSE_NUMBER = /^(\d+(?:\.\d+)?)(?:-?[a-z]{1,5}|\/[a-z]+)$/i;
 const HAS_DIGIT = /\d/;
 const MIXER = /[A-Za-z:_\-/.]/;
-const ISO_DATE_TIME = /^(\d{4}-\d{2}-\d{2})t(\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}(?::?\d{2})?)?$/;
+const ISO_DATE_TIME = /^((\d{4})-\d{2})-\d{2}(?:t(\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
 function digitCount(s: string): number {
   let n = 0;
@@ -201,8 +201,11 @@ export function buildEvidenceIndex(sources: readonly IndexSource[], maxTokens: n
     if (!add(t.key, at)) return false;
     const iso = ISO_DATE_TIME.exec(t.key);
     if (iso) {
-      if (!add(iso[1]!, at) || !add(iso[2]!, at)) return false;
-      if (iso[3] && !add(`${iso[2]!}${iso[3]}`, at)) return false;
+      // 2025-11-30T02:00:00Z also serves 2025-11-30, 2025-11, 2025, 02:00:00 and 02:00.
+      const parts = [t.key.slice(0, 10), iso[1]!, iso[2]!];
+      if (iso[3]) parts.push(iso[3]);
+      if (iso[3] && iso[4]) parts.push(`${iso[3]}${iso[4]}`);
+      for (const p of parts) if (p !== t.key && !add(p, at)) return false;
     }
     return true;
   };

@@ -109,12 +109,13 @@ describe('unit: evidence index', () => {
     expect(idx.lookup('srv-db-04')).toBe(0);
   });
 
-  it('an ISO-8601 date-time also indexes its date and times', () => {
+  it('an ISO-8601 date-time also indexes its date, month, year and times; a date its month and year', () => {
     const idx = buildEvidenceIndex([{ text: '{"last_run":"2025-11-30T02:00:00Z"}' }], 100);
-    expect(idx.lookup('2025-11-30t02:00:00z')).toBe(0);
-    expect(idx.lookup('2025-11-30')).toBe(0);
-    expect(idx.lookup('02:00:00')).toBe(0);
-    expect(idx.lookup('02:00')).toBe(0);
+    for (const k of ['2025-11-30t02:00:00z', '2025-11-30', '2025-11', '2025', '02:00:00', '02:00']) expect(idx.lookup(k)).toBe(0);
+    expect(idx.lookup('11-30')).toBeUndefined();
+    const date = buildEvidenceIndex([{ text: 'due 2026-01-15' }], 100);
+    for (const k of ['2026-01-15', '2026-01', '2026']) expect(date.lookup(k)).toBe(0);
+    expect(date.lookup('01:00')).toBeUndefined();
   });
 
   it('an absence envelope grounds only checked / not_checked / cannot_cover items, never looked_for, short or kind', () => {

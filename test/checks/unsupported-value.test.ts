@@ -149,6 +149,7 @@ describe('unit: unsupported-value and every fence', () => {
 describe('false-positive pass: clean answers raise nothing', () => {
   const clean: [string, WindowResult[]][] = [
     ['The last full backup ran on 2025-11-30 at 02:00 and is OK.', results],
+    ['The last full backup ran on November 30, 2025, in the 2025-11 cycle.', results],
     ['This is the 47th consecutive good night; support is 24/7 and the box has 32G of RAM on a 48-port switch.', results],
     ['srv-db-04 runs agent v7.4.2 on PostgreSQL 16.', [{ text: '{"host":"srv-db-04","agent_version":"v7.4.2","pg":"16"}', request: 2 }]],
     ['Retention is 30 days, 3 copies, 99% success over 12 months.', results],
