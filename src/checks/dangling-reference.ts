@@ -105,7 +105,7 @@ function buildFinding(span: SpanRef, tool: string, grounds: readonly string[], m
     seam: 'offer',
     subjects: [{ kind: 'tool', id: tool }, ...missing.map((g) => ({ kind: 'ground', id: g }))],
     predicate: ARGUMENT_GROUND,
-    value: missing.join(', '),
+    // No value: tool names are declarations, not data to quote or redact; the witnesses name them.
     message,
     witnesses,
     span,

@@ -84,9 +84,11 @@ function describeValue(row: Record<string, unknown>, column: string, cap: number
   return `${typeof v === 'object' ? 'an object' : `a ${typeof v}`} ${quoteText(jsonText(v), cap)}`;
 }
 
+/** The offender as the finding's value: absent, null and '' have none (nothing to quote or redact). */
 function rawValue(row: Record<string, unknown>, column: string): string | undefined {
-  if (!has(row, column)) return undefined;
+  if (isEmpty(row, column)) return undefined;
   const v = row[column];
+  if (v === '') return undefined;
   return typeof v === 'string' ? v : jsonText(v);
 }
 

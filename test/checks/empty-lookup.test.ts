@@ -10,6 +10,7 @@ import { emptyLookups, EMPTY_LOOKUP_CEILING, type EmptyLookupInput, type Produce
 import { ledgerRowOf } from '../../src/runs/ledger-row.js';
 import type { ToolExecution } from '../../src/model/agent.js';
 import type { ToolDeclaration } from '../../src/declarations/types.js';
+import { findingToEvent } from '../../src/findings/events.js';
 
 const span = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '9a1c2b3d4e5f6071' };
 const DECL: ToolDeclaration = { argumentsFrom: ['list_machines'] };
@@ -182,6 +183,15 @@ describe('unit: empty-lookup and every fence', () => {
     const f = run({ arguments: { machine_id: long } }, { producerResults: [{ ...MACHINES, text: long }], quotedValueChars: 16 }).findings[0]!;
     expect(f.value).toBe(long);
     expect(f.message).toContain('"srv-db-04-xxxxxx…"');
+  });
+
+  it('as an event: advisory, the value hashed everywhere under redaction hash', () => {
+    const f = run({ result: ABSENCE }).findings[0]!;
+    const attrs = findingToEvent(f, 0n, { redaction: 'hash', quotedValueChars: 64, maxAttributeBytes: 2000 }).attributes;
+    expect(attrs['footprint.finding.advisory']).toBe(true);
+    expect(attrs['footprint.finding.kind']).toBe('empty-lookup');
+    expect(String(attrs['footprint.finding.message'])).not.toContain('srv-db-04');
+    expect(String(attrs['footprint.finding.witnesses'])).not.toContain('srv-db-04');
   });
 
   it('zero delta: with no declaration there is no finding, not applicable', () => {

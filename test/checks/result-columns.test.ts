@@ -10,6 +10,7 @@ import { resultColumns, fitsColumnType, COLUMN_TYPE_CEILING } from '../../src/ch
 import { ledgerRowOf } from '../../src/runs/ledger-row.js';
 import type { ToolExecution } from '../../src/model/agent.js';
 import type { ToolDeclaration } from '../../src/declarations/types.js';
+import { findingToEvent } from '../../src/findings/events.js';
 
 const span = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '5b6c7d8e9fa0b1c2' };
 
@@ -100,7 +101,7 @@ describe('unit: result-columns and every fence', () => {
     expect(absent.message).toContain('the first, row 2, holds no value (the key is absent). If the column may be empty, declare it nullable: true.');
     const nulled = run([{ ...GOOD[0], machine_id: null }]).findings[0]!;
     expect(nulled.message).toContain('holds null. If the column may be empty');
-    expect(nulled.value).toBe('null');
+    expect(nulled.value).toBeUndefined();
   });
 
   it('nullable: null and absent pass, a wrong type still fails', () => {
@@ -115,6 +116,7 @@ describe('unit: result-columns and every fence', () => {
   it('LUN 0 stored as the empty string is caught in a number column', () => {
     const f = run([{ ...GOOD[0], size_gb: '' }]).findings[0]!;
     expect(f.message).toContain('holds an empty string ""');
+    expect(f.value).toBeUndefined();
   });
 
   it('types: number is finite; string is any string; boolean is true or false', () => {
@@ -181,6 +183,16 @@ describe('unit: result-columns and every fence', () => {
     const out = resultColumns({ row: row([{ ...GOOD[0], size_gb: long }]), declaration: DECL, quotedValueChars: 8 });
     expect(out.findings[0]!.message).toContain('holds the string "n/a xxxx…"');
     expect(out.findings[0]!.value).toBe(long);
+  });
+
+  it('under redaction the value is hashed in the message; empty offenders carry no value to mangle the hint', () => {
+    const o = { redaction: 'hash' as const, quotedValueChars: 64, maxAttributeBytes: 2000 };
+    const typed = findingToEvent(run([{ ...GOOD[0], size_gb: '0.0 GB' }]).findings[0]!, 0n, o).attributes;
+    expect(typed['footprint.finding.message']).not.toContain('0.0 GB');
+    expect(typed['footprint.finding.value']).toMatch(/^sha256:/);
+    const nulled = findingToEvent(run([{ ...GOOD[0], encrypted: null }]).findings[0]!, 0n, o).attributes;
+    expect(nulled['footprint.finding.message']).toContain('holds null. If the column may be empty, declare it nullable: true.');
+    expect(nulled['footprint.finding.value']).toBeUndefined();
   });
 
   it('zero delta: with no declaration there is no finding, not applicable', () => {
