@@ -121,7 +121,7 @@ function clauseOf(row: LedgerRow, q: (v: string, cap: number) => string): string
 
   const refusal = refusalOf(row);
   if (refusal) {
-    const fromResult = row.errorMessage === undefined && r.refusal !== undefined;
+    const fromResult = refusal.from === 'result';
     const verb = refusal.how === 'refused' ? 'was refused' : 'failed';
     head += refusal.error !== undefined
       ? ` and ${verb}: "${g(refusal.error)}", ${fromResult ? "as the tool's result says" : "as the tool's span records"}`

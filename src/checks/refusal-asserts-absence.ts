@@ -69,21 +69,42 @@ const PHRASE_RE = new RegExp(
   'iu',
 );
 
-/** The first absence phrase in a text, or undefined. Curly apostrophes count as straight ones. */
+const PHRASE_AT = new RegExp(PHRASE_RE.source, 'iuy');
+
+/**
+ * The first absence phrase in a text, or undefined. Curly apostrophes count as straight ones.
+ * `matched` runs on through phrases that overlap it ("There is no record" = "there is no" + "no record").
+ */
 export function findAbsencePhrase(text: string): AbsencePhraseMatch | undefined {
   const normal = text.replace(/[\u2018\u2019\u02bc]/g, "'");
   const m = PHRASE_RE.exec(normal);
   if (!m) return undefined;
+  let end = m.index + m[0].length;
+  for (let at = m.index + 1; at < end; at++) {
+    PHRASE_AT.lastIndex = at;
+    const next = PHRASE_AT.exec(normal);
+    if (next) end = Math.max(end, at + next[0].length);
+  }
   const phrase = m[0].toLowerCase().replace(/\s+/g, ' ');
-  return { phrase, matched: text.slice(m.index, m.index + m[0].length), index: m.index };
+  return { phrase, matched: text.slice(m.index, end), index: m.index };
+}
+
+export interface Refusal {
+  how: 'refused' | 'failed';
+  /** The error's words: the span's error message, else the result's refusal text. */
+  error?: string;
+  /** Where those words came from (`result` when the result itself says them). */
+  from?: 'span' | 'result';
 }
 
 /** Why a row counts as a refused or failed read, or undefined when it does not. */
-export function refusalOf(row: LedgerRow): { how: 'refused' | 'failed'; error?: string } | undefined {
-  const error = row.errorMessage ?? row.reading.refusal;
-  if (row.outcome === 'refused' || row.outcome === 'failed') return { how: row.outcome, ...(error !== undefined && error !== '' ? { error } : {}) };
-  if (row.reading.refusal !== undefined) return { how: 'refused', ...(error !== '' ? { error } : {}) };
-  return undefined;
+export function refusalOf(row: LedgerRow): Refusal | undefined {
+  const refusal = row.reading.refusal;
+  const how = row.outcome === 'refused' || row.outcome === 'failed' ? row.outcome : refusal !== undefined ? 'refused' : undefined;
+  if (!how) return undefined;
+  if (row.errorMessage !== undefined && row.errorMessage !== '') return { how, error: row.errorMessage, from: row.errorMessage === refusal ? 'result' : 'span' };
+  if (refusal !== undefined && refusal !== '') return { how, error: refusal, from: 'result' };
+  return { how };
 }
 
 export function refusalAssertsAbsence(input: RefusalAssertsAbsenceInput): { findings: Finding[]; tally: CheckTally } {

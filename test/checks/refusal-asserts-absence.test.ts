@@ -77,6 +77,10 @@ describe('unit: refusal-asserts-absence and every fence', () => {
     expect(out.findings[0]!.value).toBe('invalid: machine_id unknown');
   });
 
+  it('the quoted words run on through overlapping phrases ("There is no record")', () => {
+    expect(run('There is no record of a restore.').findings[0]!.message.startsWith('The answer says "There is no record", but')).toBe(true);
+  });
+
   it('one finding per refused read; a read without call id is named by its position', () => {
     const second = row({ callId: undefined, toolName: 'restore_points', outcome: 'failed', errorMessage: 'timeout after 30s' });
     const out = run('No results for srv-db-04.', [refused, row(), second]);
@@ -97,7 +101,7 @@ describe('unit: refusal-asserts-absence and every fence', () => {
     expect(findAbsencePhrase('there are no jobs')?.phrase).toBe('there are no');
     expect(findAbsencePhrase('the job is notfound-retry')).toBeUndefined();
     expect(findAbsencePhrase('recordno records')).toBeUndefined();
-    expect(findAbsencePhrase('there is no record')?.phrase).toBe('there is no');
+    expect(findAbsencePhrase('So there is no record here')).toEqual({ phrase: 'there is no', matched: 'there is no record', index: 3 });
     expect(findAbsencePhrase('a nonexistent pun: knot found')).toBeUndefined();
     expect(findAbsencePhrase('Both jobs are OK.')).toBeUndefined();
     for (const p of ABSENCE_PHRASES) expect(findAbsencePhrase(`Well, ${p.toUpperCase()} here.`)?.phrase).toBe(p);
