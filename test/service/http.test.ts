@@ -209,3 +209,23 @@ describe('receiver: request timeout', () => {
     }
   });
 });
+
+describe('receiver: the SDK exporter sees 413 as permanent', () => {
+  it('an oversized batch fails fast with 413 (read by the exporter, not a connection reset it would retry)', async () => {
+    const cfg = testConfig();
+    cfg.limits = { ...cfg.limits, bodyBytes: 20 * 1024 };
+    const s = await startService(cfg, { log: silentLog });
+    try {
+      for (const kind of ['proto', 'json'] as const) {
+        const spans = Array.from({ length: 100 }, () => retraced('otel-instrumentation-openai').spans).flat();
+        const t = Date.now();
+        const r = await exportVia(exporterFor(kind, s.address, { timeoutMillis: 8000 }), readable(spans));
+        expect(r.code).toBe(1);
+        expect((r.error as Error & { code?: number }).code).toBe(413);
+        expect(Date.now() - t).toBeLessThan(4000);
+      }
+    } finally {
+      await s.shutdown();
+    }
+  });
+});
