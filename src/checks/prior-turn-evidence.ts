@@ -6,7 +6,7 @@
 // or any tool call this turn -> pass. One encounter per answer. Detection only: nothing is blocked;
 // the finding is a place to look, never a verdict. Pure function: no I/O, no clocks, no globals.
 
-import type { CheckTally, Finding, Witness } from '../model/finding.js';
+import type { CheckOutcome, CheckTally, Witness } from '../model/finding.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
 import type { GroundedToken } from './unsupported-value.js';
@@ -33,7 +33,7 @@ export interface PriorTurnEvidenceInput {
 
 const NOTHING_BLOCKED = 'Nothing here blocked the answer.';
 
-export function priorTurnEvidence(input: PriorTurnEvidenceInput): { findings: Finding[]; tally: CheckTally } {
+export function priorTurnEvidence(input: PriorTurnEvidenceInput): CheckOutcome {
   const tally: CheckTally = { check: PRIOR_TURN_EVIDENCE, seam: 'answer', checked: 0, findings: 0, notApplicable: 0, unreachable: 0, unreachableReasons: {} };
   const unreachable = (reason: string) => {
     tally.unreachable = 1;
@@ -58,13 +58,16 @@ export function priorTurnEvidence(input: PriorTurnEvidenceInput): { findings: Fi
   const q = quoteText(first.raw, input.quotedValueChars);
   const others = input.grounded.length - 1;
   const values = others > 0 ? `"${q}" and ${others} other value${others === 1 ? '' : 's'}` : `"${q}"`;
-  const witnesses: Witness[] = input.grounded.slice(0, 3).map((g) => ({
-    subject: 'answer final',
-    predicate: 'grounding',
-    value: quoteText(g.raw, input.quotedValueChars),
-    stratum: 'served',
-    provenance: `last served by ${g.toolName ? `a result of ${g.toolName}` : 'a tool result'}${g.callId ? ` (call ${g.callId})` : ''} in request ${g.request}, in an earlier turn (trace ${g.turnTraceId})`,
-  }));
+  // Only the finding's own value is quoted (the core redacts exactly that); the others are counted.
+  const witnesses: Witness[] = [
+    {
+      subject: 'answer final',
+      predicate: 'grounding',
+      value: q,
+      stratum: 'served',
+      provenance: `last served by ${first.toolName ? `a result of ${quoteText(first.toolName, input.quotedValueChars)}` : 'a tool result'}${first.callId ? ` (call ${quoteText(first.callId, input.quotedValueChars)})` : ''} in request ${first.request}, in an earlier turn (trace ${first.turnTraceId})${others > 0 ? `; ${others} other grounded value${others === 1 ? '' : 's'} too, the latest in request ${latest.request}` : ''}`,
+    },
+  ];
   witnesses.push({ subject: 'turn', predicate: 'tool-results-this-turn', value: '0', stratum: 'absent', provenance: `no tool was called in this turn (trace ${current})` });
   const message = `Every value the answer takes from a tool result (${values}) was last served in an earlier turn, the latest in request ${latest.request}, and no tool was called this turn, so the answer may repeat results that are no longer current. ${PRIOR_TURN_EVIDENCE_CEILING} ${NOTHING_BLOCKED}`;
   return {

@@ -7,7 +7,7 @@
 // -> unreachable; no phrase -> pass. One finding per refused read, naming it (tool, call id, its
 // error). Detection only: nothing is blocked. Pure function: no I/O, no clocks, no globals.
 
-import type { CheckTally, Finding, Witness } from '../model/finding.js';
+import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
 import type { LedgerRow } from '../model/ledger.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
@@ -107,7 +107,7 @@ export function refusalOf(row: LedgerRow): Refusal | undefined {
   return { how };
 }
 
-export function refusalAssertsAbsence(input: RefusalAssertsAbsenceInput): { findings: Finding[]; tally: CheckTally } {
+export function refusalAssertsAbsence(input: RefusalAssertsAbsenceInput): CheckOutcome {
   const tally: CheckTally = { check: REFUSAL_ASSERTS_ABSENCE, seam: 'answer', checked: 0, findings: 0, notApplicable: 0, unreachable: 0, unreachableReasons: {} };
   const findings: Finding[] = [];
   const refused = input.rows.map((row, i) => ({ row, i, r: refusalOf(row) })).filter((x) => x.r !== undefined);

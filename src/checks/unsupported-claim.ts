@@ -10,7 +10,7 @@
 // Pure function over plain data: no I/O, no clocks, no globals.
 
 import type { ClaimDeclaration } from '../declarations/types.js';
-import type { CheckTally, Finding, Witness } from '../model/finding.js';
+import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
 import type { LedgerRow } from '../model/ledger.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
@@ -122,7 +122,7 @@ function factRows(rows: readonly LedgerRow[]): Map<string, FactRow[]> {
   return out;
 }
 
-export function unsupportedClaims(input: UnsupportedClaimInput): { findings: Finding[]; tally: CheckTally } {
+export function unsupportedClaims(input: UnsupportedClaimInput): CheckOutcome {
   const tally: CheckTally = { check: UNSUPPORTED_CLAIM, seam: 'answer', checked: 0, findings: 0, notApplicable: 0, unreachable: 0, unreachableReasons: {} };
   const findings: Finding[] = [];
   const claims = Object.entries(input.claims ?? {});

@@ -9,7 +9,7 @@
 // Also returns the grounded tokens with the request (and turn) that last served each one, for
 // `prior-turn-evidence`. Pure function over plain data: no I/O, no clocks, no globals.
 
-import type { CheckTally, Finding, Witness } from '../model/finding.js';
+import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
 import { buildEvidenceIndex, extractDataTokens, DEFAULT_MAX_ANSWER_TOKENS, DEFAULT_MAX_INDEX_TOKENS, type DataToken } from './data-tokens.js';
@@ -66,9 +66,7 @@ export interface GroundedToken {
   callId?: string;
 }
 
-export interface UnsupportedValueOutcome {
-  findings: Finding[];
-  tally: CheckTally;
+export interface UnsupportedValueOutcome extends CheckOutcome {
   /** Answer tokens found in a window result, with the result that last served each. */
   grounded: GroundedToken[];
   /** Answer tokens passed only because user or system text contains them. */

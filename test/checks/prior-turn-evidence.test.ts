@@ -33,6 +33,9 @@ describe('unit: prior-turn-evidence and every fence', () => {
     expect(f.message).toContain(PRIOR_TURN_EVIDENCE_CEILING);
     expect(f.message.endsWith('Nothing here blocked the answer.')).toBe(true);
     expect(f.witnesses.at(-1)).toMatchObject({ predicate: 'tool-results-this-turn', value: '0', stratum: 'absent' });
+    // Only the finding's own value is quoted (the core redacts exactly that one); the rest are counted.
+    expect(f.witnesses.map((w) => w.value)).toEqual(['srv-db-04', '0']);
+    expect(f.witnesses[0]!.provenance).toContain('1 other grounded value too, the latest in request 3');
     expect(out.tally).toMatchObject({ check: 'prior-turn-evidence', seam: 'answer', checked: 1, findings: 1, unreachable: 0 });
   });
 
