@@ -49,7 +49,7 @@ export const TRACE_HELPERS_SCOPE = 'footprint-otel/trace';
 
 /** Answer-standing event attributes (the event is EVENT_ANSWER_STANDING, on the final chat span). */
 export const ATTR_ANSWER_STANDING = 'footprint.answer.standing';
-/** JSON array of the standing's reasons, in their fixed order. */
+/** The standing's reasons (a string array attribute), in their fixed order. */
 export const ATTR_ANSWER_REASONS = 'footprint.answer.reasons';
 /** The statement: one clause per read of the turn, what was searched and every gap. */
 export const ATTR_ANSWER_STATEMENT = 'footprint.answer.statement';
