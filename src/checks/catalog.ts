@@ -18,6 +18,10 @@ export const CHECK_CATALOG: readonly RegisteredCheck[] = [
   { id: 'unsupported-argument', seam: 'choice', readsContent: true },
   { id: 'empty-lookup', seam: 'write', readsContent: true },
   { id: 'result-columns', seam: 'write', readsContent: true, kinds: ['missing-column', 'column-type-mismatch'] },
+  { id: 'unsupported-value', seam: 'answer', readsContent: true },
+  { id: 'prior-turn-evidence', seam: 'answer', readsContent: true },
+  { id: 'unsupported-claim', seam: 'answer', readsContent: true },
+  { id: 'refusal-asserts-absence', seam: 'answer', readsContent: true },
 ];
 
 /** The reason every content-reading check gives when the instrumentation recorded no messages. */

@@ -21,13 +21,17 @@ const Tool = z.strictObject({
 
 const Claim = z.strictObject({ entity: nonBlank, field: nonBlank });
 
+const Answers = z.strictObject({ checkValues: z.boolean().optional() });
+
 const DeclarationsSchema = z.strictObject({
   tools: z.record(nonBlank, Tool).default({}),
   claims: z.record(nonBlank, Claim).optional(),
+  answers: Answers.optional(),
 });
 
 const TOOL_KEYS = ['argumentsFrom', 'readOnly', 'inputSchema', 'resultColumns', 'rowsAt'];
-const TOP_KEYS = ['tools', 'claims'];
+const TOP_KEYS = ['tools', 'claims', 'answers'];
+const ANSWER_KEYS = ['checkValues'];
 const COLUMN_KEYS = ['type', 'nullable'];
 const CLAIM_KEYS = ['entity', 'field'];
 
@@ -38,6 +42,7 @@ function validKeysAt(path: readonly PropertyKey[]): string[] {
   if (path[0] === 'tools' && path.length === 2) return TOOL_KEYS;
   if (path[0] === 'tools' && path[2] === 'resultColumns' && path.length === 4) return COLUMN_KEYS;
   if (path[0] === 'claims' && path.length === 2) return CLAIM_KEYS;
+  if (path[0] === 'answers' && path.length === 1) return ANSWER_KEYS;
   return [];
 }
 

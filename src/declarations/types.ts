@@ -25,10 +25,19 @@ export interface ToolDeclaration {
   rowsAt?: string;
 }
 
+export interface AnswerDeclaration {
+  /**
+   * Every data token (ids, numbers of 4+ digits) of the final answer must come from a tool result
+   * the answering request held. Arms unsupported-value and prior-turn-evidence.
+   */
+  checkValues?: boolean;
+}
+
 export interface Declarations {
   tools: Record<string, ToolDeclaration>;
-  /** Answer field path -> the settled fact it claims. */
+  /** Answer field path -> the settled fact it claims (a structured-output answer). Arms unsupported-claim. */
   claims?: Record<string, ClaimDeclaration>;
+  answers?: AnswerDeclaration;
 }
 
 export const NO_DECLARATIONS: Declarations = Object.freeze({ tools: {} }) as Declarations;

@@ -361,7 +361,14 @@ export class FootprintCore {
   }
 
   private seamContext(): SeamContext {
-    return { limits: this.config.limits, conversations: this.conversations, declarationOf: (tenant, name) => this.declarationOf(tenant, name) };
+    return {
+      limits: this.config.limits,
+      conversations: this.conversations,
+      declarations: this.config.declarations,
+      redaction: this.config.redaction,
+      declarationOf: (tenant, name) => this.declarationOf(tenant, name),
+      talliesOf: (traceId) => this.talliesOf(traceId),
+    };
   }
 
   /** Runs the seam checks of one event and records tallies and side events; returns its findings. */

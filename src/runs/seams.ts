@@ -14,12 +14,26 @@ import { unsupportedArguments, type ExternalGroundUse } from '../checks/unsuppor
 import { danglingReferences } from '../checks/dangling-reference.js';
 import { emptyLookups } from '../checks/empty-lookup.js';
 import { resultColumns } from '../checks/result-columns.js';
+import { unsupportedValues, type WindowResult } from '../checks/unsupported-value.js';
+import { priorTurnEvidence } from '../checks/prior-turn-evidence.js';
+import { unsupportedClaims } from '../checks/unsupported-claim.js';
+import { refusalAssertsAbsence } from '../checks/refusal-asserts-absence.js';
+import { answerStanding } from '../checks/answer-standing.js';
 import { CHECK_CATALOG, CONTENT_NOT_CAPTURED } from '../checks/catalog.js';
+import type { Declarations } from '../declarations/types.js';
+import type { Redaction } from './footprint.js';
+import { redactValue } from '../findings/quote.js';
+import { fitBytes } from '../findings/events.js';
+import { ATTR_ANSWER_REASONS, ATTR_ANSWER_STANDING, ATTR_ANSWER_STATEMENT, EVENT_ANSWER_STANDING } from '../findings/names.js';
 
 export interface SeamContext {
   limits: Limits;
   conversations: ConversationStore;
+  declarations: Declarations;
+  redaction: Redaction;
   declarationOf: (tenant: string, toolName: string) => ToolDeclaration | undefined;
+  /** Tallies this trace has gathered so far (before this request's). */
+  talliesOf: (traceId: string) => readonly CheckTally[];
 }
 
 export interface SeamOutcome {
@@ -104,6 +118,7 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
   out.findings.push(...offer.findings, ...choice.findings);
   out.tallies.push(offer.tally, choice.tally);
   out.externalGroundsUsed.push(...choice.externalGroundsUsed);
+  if (req.toolCalls.length === 0 && req.outputText.some((t) => t.trim() !== '')) checkAnswer(ctx, state, req, frame, out);
 
   ctx.conversations.recordServed(state, state.requests, frame.served, presentResultTools);
   ctx.conversations.recordChosen(state, state.requests, req.toolCalls);
@@ -125,4 +140,82 @@ export function checkExecution(ctx: SeamContext, state: ConversationState, ex: T
   out.tallies.push(lookup.tally, columns.tally);
   ctx.conversations.recordRead(state, row);
   return out;
+}
+
+/** The final answer of a turn: answer-seam checks, then its standing, on the answering chat span. */
+function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest, frame: Frame, out: SeamOutcome): void {
+  const { limits, declarations } = ctx;
+  const traceId = req.span.traceId;
+  const answerText = req.outputText.join('\n');
+  const q = (v: string, cap: number) => redactValue(v, ctx.redaction, cap);
+  const turnRows = state.ledger.filter((r) => r.traceId === traceId);
+  const answerFindings: Finding[] = [];
+  const tallies: CheckTally[] = [];
+
+  if (declarations.answers?.checkValues) {
+    const windowResults: WindowResult[] = frame.served
+      .filter((s) => s.source === 'tool-result')
+      .map((s) => {
+        const row = s.callId ? state.ledger.find((r) => r.callId === s.callId) : undefined;
+        const first = state.served.find((e) => e.text === s.text)?.request ?? state.requests;
+        return {
+          text: s.text,
+          ...(s.toolName ?? row?.toolName ? { toolName: (s.toolName ?? row?.toolName)! } : {}),
+          ...(s.callId ? { callId: s.callId } : {}),
+          request: first,
+          ...(row ? { turnTraceId: row.traceId } : first === state.requests ? { turnTraceId: traceId } : {}),
+        };
+      });
+    const values = unsupportedValues({
+      span: req.span,
+      answerText,
+      windowResults,
+      exemptTexts: frame.served.filter((s) => s.source === 'system' || s.source === 'user').map((s) => s.text),
+      writtenTexts: frame.written.map((w) => w.text),
+      inputCaptured: true,
+      bounds: { maxAnswerTokens: 20_000, maxIndexTokens: 200_000, quotedValueChars: limits.quotedValueChars },
+    });
+    const prior = priorTurnEvidence({
+      span: req.span,
+      grounded: values.grounded,
+      ...(values.incomplete ? { incomplete: values.incomplete } : {}),
+      currentTurnTraceId: traceId,
+      toolCallsThisTurn: turnRows.length,
+      quotedValueChars: limits.quotedValueChars,
+    });
+    answerFindings.push(...values.findings, ...prior.findings);
+    tallies.push(values.tally, prior.tally);
+  } else {
+    tallies.push(notArmed('unsupported-value'), notArmed('prior-turn-evidence'));
+  }
+
+  const claims = unsupportedClaims({ span: req.span, answerText, claims: declarations.claims, rows: state.ledger, quotedValueChars: limits.quotedValueChars });
+  // A refusal is judged only for tools someone declared something about (declared, never inferred).
+  const declaredRows = turnRows.filter((r) => ctx.declarationOf(req.tenant, r.toolName) !== undefined);
+  const refusal = refusalAssertsAbsence({ span: req.span, answerText, rows: declaredRows, quotedValueChars: limits.quotedValueChars });
+  answerFindings.push(...claims.findings, ...refusal.findings);
+  tallies.push(claims.tally, refusal.tally);
+  out.findings.push(...answerFindings);
+  out.tallies.push(...tallies);
+
+  // The standing: folded from this turn's reads and the answer's findings. Written only when some
+  // check was armed on this turn, so an undeclared run stays as it was.
+  const turnTallies = [...ctx.talliesOf(traceId), ...out.tallies];
+  const armed = turnTallies.some((t) => t.checked > 0 || t.unreachable > 0);
+  if (!armed) return;
+  const checksRan = new Set(turnTallies.filter((t) => t.checked > 0).map((t) => t.check)).size;
+  const standing = answerStanding({ rows: declaredRows, answerFindings, checksRan, quote: q });
+  out.events.push({
+    name: EVENT_ANSWER_STANDING,
+    timeUnixNano: req.endTimeUnixNano,
+    attributes: {
+      [ATTR_ANSWER_STANDING]: standing.standing,
+      [ATTR_ANSWER_REASONS]: standing.reasons,
+      [ATTR_ANSWER_STATEMENT]: fitBytes(standing.statement, limits.maxWrittenAttributeBytes),
+    },
+  });
+}
+
+function notArmed(check: string): CheckTally {
+  return { check, seam: 'answer', checked: 0, findings: 0, notApplicable: 1, unreachable: 0, unreachableReasons: {} };
 }

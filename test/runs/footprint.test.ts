@@ -67,12 +67,15 @@ describe('functional: FootprintCore over recorded traces', () => {
     const late = core.process({ spans: [], logs: doc.logs });
     expect(late.findings.map((f) => f.kind)).toEqual(['unsupported-argument']);
     expect(late.annotations.size).toBe(0);
-    expect(late.carriers).toHaveLength(1);
-    const c = late.carriers[0]!;
+    // The finding's carrier, parented to the chat span that chose the call; the answers' standings
+    // (now that their content is known) ride carriers of the final chat spans.
+    const c = late.carriers.find((x) => x.events.some((e) => e.name === 'footprint.finding'))!;
     expect(c.parentSpanId).toBe(late.findings[0]!.span.spanId);
     expect(c.traceId).toBe(late.findings[0]!.span.traceId);
     expect(c.name).toBe('footprint.findings');
     expect(c.events.map((e) => e.name)).toEqual(['footprint.finding']);
+    expect(c.attributes['footprint.subject.span_id']).toBe(late.findings[0]!.span.spanId);
+    expect(late.carriers.flatMap((x) => x.events.map((e) => e.name)).sort()).toEqual(['footprint.answer.standing', 'footprint.answer.standing', 'footprint.finding']);
   });
 
   it('log records arriving before their spans are kept and joined when the spans come', () => {
