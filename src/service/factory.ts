@@ -70,6 +70,29 @@ export interface ServiceComponent {
 
 const defaultLog: LogFn = (level, message) => process.stderr.write(`${new Date().toISOString()} ${level} footprint-otel: ${message}\n`);
 
+/**
+ * Bounds log volume under a storm (a failing downstream, a sender of garbage): at most `perWindow`
+ * lines per window; the rest are counted and reported in one line when the next window opens.
+ */
+export function rateLimitedLog(log: LogFn, perWindow = 50, windowMs = 10_000, now: () => number = Date.now): LogFn {
+  let windowStart = now();
+  let used = 0;
+  let suppressed = 0;
+  return (level, message) => {
+    const t = now();
+    if (t - windowStart >= windowMs) {
+      if (suppressed > 0) log('warn', `${suppressed} log lines suppressed in the last ${Math.round((t - windowStart) / 1000)} s (the counters in /metrics are complete)`);
+      windowStart = t;
+      used = 0;
+      suppressed = 0;
+    }
+    if (used < perWindow) {
+      used++;
+      log(level, message);
+    } else suppressed++;
+  };
+}
+
 export type CreateResult = { ok: true; service: ServiceComponent } | { ok: false; errors: string[] };
 
 export const serviceFactory = {
@@ -91,6 +114,7 @@ export const serviceFactory = {
 class FootprintService implements ServiceComponent {
   readonly pipelines: PipelineSpec[];
   private readonly log: LogFn;
+  private readonly rawLog: LogFn;
   private readonly core: CoreLike;
   private readonly metrics: ServiceMetrics;
   private readonly store: FindingsStore;
@@ -102,7 +126,8 @@ class FootprintService implements ServiceComponent {
 
   constructor(private readonly config: ServiceConfig, settings: ServiceSettings, declarations: Declarations | undefined) {
     this.pipelines = pipelinesFor(config);
-    this.log = settings.log ?? defaultLog;
+    this.rawLog = settings.log ?? defaultLog;
+    this.log = rateLimitedLog(this.rawLog);
     const coreOptions = {
       ...(declarations ? { declarations } : {}),
       limits: {
@@ -142,7 +167,7 @@ class FootprintService implements ServiceComponent {
       }
       this.state = 'running';
       const ds = this.config.downstream;
-      this.log('info', `listening on ${address}${grpcAddress ? ` and grpc ${grpcAddress}` : ''}; ${ds ? `exporting traces to ${ds.tracesUrl} (${ds.protocol}), logs to ${ds.logsUrl ?? '(nowhere: no logs endpoint)'}` : 'no downstream: embedded default (findings printed and kept at /api/findings; spans are not exported)'}`);
+      this.rawLog('info', `listening on ${address}${grpcAddress ? ` and grpc ${grpcAddress}` : ''}; ${ds ? `exporting traces to ${ds.tracesUrl} (${ds.protocol}), logs to ${ds.logsUrl ?? '(nowhere: no logs endpoint)'}` : 'no downstream: embedded default (findings printed and kept at /api/findings; spans are not exported)'}`);
       return { address, grpcAddress };
     } catch (e) {
       await this.shutdown();

@@ -87,7 +87,7 @@ export class GrpcReceiver {
           this.d.log('warn', `gRPC ${signal} request refused: ${decoded.error}`);
           return callback({ code: grpc.status.INVALID_ARGUMENT, details: `undecodable ${signal} request: ${decoded.error}` });
         }
-        const o = await this.d.pipeline.submit(decoded.value);
+        const o = await this.d.pipeline.submit({ ...decoded.value, abandoned: () => call.cancelled });
         if (o.status === 'ok') {
           const resp = signal === 'traces' ? encodeTraceResponseProto(o.partial) : encodeLogsResponseProto(o.partial);
           return callback(null, Buffer.from(resp));

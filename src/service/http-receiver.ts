@@ -153,7 +153,11 @@ export class HttpReceiver {
       this.d.log('warn', `${signal} request refused (400): ${decoded.error}`);
       return sendStatus(res, 400, encoding, RPC.INVALID_ARGUMENT, `undecodable ${signal} request: ${decoded.error}`);
     }
-    const outcome = await this.d.pipeline.submit(decoded.value);
+    let gone = false;
+    res.on('close', () => {
+      if (!res.writableFinished) gone = true;
+    });
+    const outcome = await this.d.pipeline.submit({ ...decoded.value, abandoned: () => gone || req.socket.destroyed });
     return respond(res, signal, encoding, outcome);
   }
 

@@ -1,6 +1,6 @@
 // Names only the service uses: HTTP paths, environment variables, Prometheus metric names and the
 // gen_ai.evaluation.result log record's keys. Wire-contract names (span events and attributes)
-// live in src/findings/names.ts, never here. Must hold constants only.
+// live in src/findings/names.ts, never here. Must never hold logic: constants only.
 
 export const PATH_TRACES = '/v1/traces';
 export const PATH_LOGS = '/v1/logs';

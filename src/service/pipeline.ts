@@ -41,6 +41,8 @@ export interface TraceBatch {
   diagnostics: Diagnostic[];
   /** Uncompressed request body: its hash recognises a retry of the same batch. */
   body: Uint8Array;
+  /** True once the sender has gone away (checked before a queued batch is processed). */
+  abandoned?: () => boolean;
 }
 
 export interface LogsBatch {
@@ -51,6 +53,7 @@ export interface LogsBatch {
   diagnostics: Diagnostic[];
   body: Uint8Array;
   contentType: string;
+  abandoned?: () => boolean;
 }
 
 export type Batch = TraceBatch | LogsBatch;
@@ -63,6 +66,9 @@ export type BatchOutcome =
 const RETRY_AFTER_BUSY_S = 1;
 const RETRY_AFTER_DOWNSTREAM_S = 2;
 const REPLAY_MAX_ENTRIES = 256;
+/** Batches acknowledged recently, by content: a re-send whose 200 was lost is not exported twice. */
+const ACKED_MAX_ENTRIES = 2048;
+const ACKED_TTL_MS = 5 * 60 * 1000;
 const REPLAY_TTL_MS = 10 * 60 * 1000;
 const DIAGNOSTIC_LINES_PER_BATCH = 5;
 
@@ -92,6 +98,7 @@ export class Pipeline {
   private readonly replay = new Map<string, Prepared>();
   /** Batches being exported right now, by content: a concurrent duplicate waits for the first. */
   private readonly running = new Map<string, Promise<BatchOutcome>>();
+  private readonly acked = new Map<string, { at: number; outcome: BatchOutcome }>();
   private readonly now: () => number;
   private closed = false;
 
@@ -111,6 +118,7 @@ export class Pipeline {
   }
 
   async submit(batch: Batch): Promise<BatchOutcome> {
+    const d = this.d;
     const { limits } = this.d.config;
     const m = this.d.metrics;
     const count = batch.signal === 'traces' ? batch.spans.length + batch.rejected : batch.logs.length + batch.rejected;
@@ -124,6 +132,12 @@ export class Pipeline {
     this.active++;
     m.inFlight.set(this.inFlight);
     try {
+      if (batch.abandoned?.()) {
+        // The sender gave up while this waited: it will re-send; exporting now would only duplicate.
+        m.batches.inc({ signal: batch.signal, transport: batch.transport, outcome: 'abandoned' });
+        d.log('warn', `${batch.signal} batch of ${count} dropped from the queue: its sender disconnected while it waited (the sender still holds it)`);
+        return { status: 'unavailable', retryAfterSeconds: RETRY_AFTER_BUSY_S, message: 'sender disconnected' };
+      }
       return await this.run(batch);
     } catch (e) {
       // A bug here must not lose the batch: the sender keeps it and retries.
@@ -147,6 +161,12 @@ export class Pipeline {
 
   private async run(batch: Batch): Promise<BatchOutcome> {
     const key = `${batch.signal}:${createHash('sha256').update(batch.body).digest('hex')}`;
+    this.expireAcked();
+    const acked = this.acked.get(key);
+    if (acked) {
+      this.d.metrics.batches.inc({ signal: batch.signal, transport: batch.transport, outcome: 'duplicate' });
+      return acked.outcome;
+    }
     const same = this.running.get(key);
     if (same) {
       // A sender re-sent a batch whose first copy is still being exported (its own timeout was
@@ -252,7 +272,14 @@ export class Pipeline {
     }
     this.replay.delete(key);
     m.batches.inc({ signal: batch.signal, transport: batch.transport, outcome: 'ok' });
-    return partial ? { status: 'ok', partial } : { status: 'ok' };
+    const outcome: BatchOutcome = partial ? { status: 'ok', partial } : { status: 'ok' };
+    this.acked.set(key, { at: this.now(), outcome });
+    while (this.acked.size > ACKED_MAX_ENTRIES) {
+      const oldest = this.acked.keys().next().value;
+      if (oldest === undefined) break;
+      this.acked.delete(oldest);
+    }
+    return outcome;
   }
 
   /** Runs the core once per distinct batch and builds what is to be sent. */
@@ -294,7 +321,7 @@ export class Pipeline {
       const view = d.store.add(f);
       if (!d.downstream && d.config.embedded.print) d.stdout(findingLine(view));
     }
-    const evaluations = d.config.evaluations ? result.findings.map((f) => this.evaluationRecord(f, spans)) : [];
+    const evaluations = d.config.evaluations && d.downstream?.hasLogs ? result.findings.map((f) => this.evaluationRecord(f, spans)) : [];
     return { spansOut, evaluations, findings: result.findings.length, done: { traces: spansOut.length === 0, logs: batch.signal !== 'logs', evaluations: evaluations.length === 0 }, at: this.now() };
   }
 
@@ -330,6 +357,14 @@ export class Pipeline {
       if (oldest === undefined) break;
       this.replay.delete(oldest);
       this.d.log('warn', 'replay cache full: the oldest failed batch was forgotten; if re-sent it is analysed again (its findings may not repeat)');
+    }
+  }
+
+  private expireAcked(): void {
+    const cutoff = this.now() - ACKED_TTL_MS;
+    for (const [k, v] of this.acked) {
+      if (v.at >= cutoff) break;
+      this.acked.delete(k);
     }
   }
 

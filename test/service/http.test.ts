@@ -229,3 +229,52 @@ describe('receiver: the SDK exporter sees 413 as permanent', () => {
     }
   });
 });
+
+describe('pipeline: duplicates and abandoned batches', () => {
+  it('a re-send of an acknowledged batch (its 200 lost) is answered 200 and not exported twice', async () => {
+    const { spans, traceId } = retraced('vercel-ai');
+    const body = protoBody(spans);
+    for (let i = 0; i < 3; i++) expect((await post(svc.address, '/v1/traces', body, { ...auth, 'Content-Type': 'application/x-protobuf' })).status).toBe(200);
+    expect(sink.spans.filter((s) => s.traceId === traceId).length).toBe(spans.length);
+  });
+
+  it('a queued batch whose sender disconnected is not exported', async () => {
+    const slow = await startSink();
+    slow.delayMs = 500;
+    const cfg = testConfig({ downstream: downstreamTo(slow) });
+    cfg.limits = { ...cfg.limits, inFlightBatches: 1, queuedBatches: 4 };
+    const s = await startService(cfg, { log: silentLog });
+    try {
+      const first = retraced('vercel-ai');
+      const second = retraced('vercel-ai');
+      const p1 = post(s.address, '/v1/traces', protoBody(first.spans), { 'Content-Type': 'application/x-protobuf' });
+      await new Promise((r) => setTimeout(r, 100));
+      const p2 = post(s.address, '/v1/traces', protoBody(second.spans), { 'Content-Type': 'application/x-protobuf' }).catch(() => null);
+      // A third sender gives up while it waits behind the first two.
+      const p2b = fetch(`${s.address}/v1/traces`, { method: 'POST', headers: { 'Content-Type': 'application/x-protobuf' }, body: protoBody(retraced('vercel-ai').spans), signal: AbortSignal.timeout(150) }).catch(() => 'aborted');
+      expect((await p1).status).toBe(200);
+      expect((await p2)?.status).toBe(200);
+      expect(await p2b).toBe('aborted');
+      await new Promise((r) => setTimeout(r, 1200));
+      const m = await (await fetch(`${s.address}/metrics`)).text();
+      expect(m).toMatch(/footprint_batches_total\{signal="traces",transport="http",outcome="abandoned"\} 1/);
+      expect(slow.spans.filter((sp) => sp.traceId === first.traceId).length).toBe(first.spans.length);
+      expect(slow.spans.filter((sp) => sp.traceId === second.traceId).length).toBe(second.spans.length);
+      expect(slow.spans.length).toBe(first.spans.length + second.spans.length);
+    } finally {
+      await s.shutdown();
+      await slow.close();
+    }
+  });
+
+  it('service log lines are rate-limited, with a count of what was suppressed', async () => {
+    const { rateLimitedLog } = await import('../../src/service/factory.js');
+    const lines: string[] = [];
+    let t = 0;
+    const log = rateLimitedLog((_l, m) => lines.push(m), 3, 1000, () => t);
+    for (let i = 0; i < 10; i++) log('warn', `line ${i}`);
+    t = 1500;
+    log('warn', 'after');
+    expect(lines).toEqual(['line 0', 'line 1', 'line 2', '7 log lines suppressed in the last 2 s (the counters in /metrics are complete)', 'after']);
+  });
+});
