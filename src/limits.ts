@@ -17,6 +17,8 @@ export interface Limits {
   maxCallsPerConversation: number;
   /** Bytes of served text kept per conversation. */
   maxBytesPerConversation: number;
+  /** Bytes of conversation state kept in all; past it, least recently used conversations are dropped. */
+  maxStateBytes: number;
   /** Idle time after which a conversation's state is dropped, in milliseconds. */
   conversationIdleMs: number;
   /** Log records buffered per span while waiting for the span to end. */
@@ -41,6 +43,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxConversations: 10_000,
   maxCallsPerConversation: 2000,
   maxBytesPerConversation: 8 * 1024 * 1024,
+  maxStateBytes: 256 * 1024 * 1024,
   conversationIdleMs: 30 * 60 * 1000,
   maxLogsPerSpan: 4000,
   maxPendingLogSpans: 10_000,

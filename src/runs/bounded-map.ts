@@ -57,6 +57,16 @@ export class BoundedMap<V> {
     return Array.from(this.entries.values(), (e) => e.value)[Symbol.iterator]();
   }
 
+  /** Evicts the least recently used entry (for a caller's own byte bound). False when empty. */
+  evictOldest(): boolean {
+    for (const [key, e] of this.entries) {
+      this.entries.delete(key);
+      this.opts.onEvict?.(key, e.value, 'cap');
+      return true;
+    }
+    return false;
+  }
+
   private sweep(now: number): void {
     // Oldest first: expired entries, then whatever the cap requires.
     for (const [key, e] of this.entries) {

@@ -7,7 +7,9 @@ import type { Limits } from '../limits.js';
 import type { LedgerRow } from '../model/ledger.js';
 import { BoundedMap } from './bounded-map.js';
 import type { EarlierServed } from '../checks/unsupported-argument.js';
-import type { ServedString } from './frame.js';
+import type { Frame, ServedString } from './frame.js';
+import type { ToolCall } from '../model/agent.js';
+import type { SpanRef } from '../model/telemetry.js';
 
 export interface ConversationState {
   key: string;
@@ -21,8 +23,23 @@ export interface ConversationState {
   chosen: Map<string, { request: number; toolName: string }>;
   /** Every tool read of the conversation, in the order they ran. */
   ledger: LedgerRow[];
+  /**
+   * The last request that chose calls to tools nobody had declared yet: kept so a declaration that
+   * arrives on the tool's own span (footprint's helpers) can still judge that choice.
+   */
+  pendingChoice?: PendingChoice;
   bytes: number;
   incomplete: boolean;
+}
+
+export interface PendingChoice {
+  request: number;
+  span: SpanRef;
+  frame: Frame;
+  toolCalls: ToolCall[];
+  earlierServed: EarlierServed[];
+  idsMatchedByOrder: boolean;
+  bytes: number;
 }
 
 export function conversationKey(tenant: string, conversationId: string | undefined, traceId: string): string {
@@ -86,6 +103,7 @@ export class ConversationStore {
     }
     state.bytes += size;
     this.totalBytes += size;
+    this.enforceTotal();
     return true;
   }
 
@@ -111,6 +129,29 @@ export class ConversationStore {
   recordRead(state: ConversationState, row: LedgerRow): void {
     if (!this.room(state, resultSize(row.result) + resultSize(row.arguments), state.ledger.length)) return;
     state.ledger.push(row);
+  }
+
+  /** Keeps (or, with undefined, drops) the conversation's pending choice, within the byte bounds. */
+  setPendingChoice(state: ConversationState, choice: Omit<PendingChoice, 'bytes'> | undefined): void {
+    if (state.pendingChoice) {
+      state.bytes -= state.pendingChoice.bytes;
+      this.totalBytes -= state.pendingChoice.bytes;
+      delete state.pendingChoice;
+    }
+    if (!choice) return;
+    const bytes = choice.frame.served.reduce((n, x) => n + sizeOf(x.text), 0) + choice.frame.written.reduce((n, x) => n + sizeOf(x.text), 0);
+    if (state.bytes + bytes > this.limits.maxBytesPerConversation) return;
+    state.bytes += bytes;
+    this.totalBytes += bytes;
+    state.pendingChoice = { ...choice, bytes };
+    this.enforceTotal();
+  }
+
+  /** Past the total state bound, whole conversations go, least recently used first (and are counted). */
+  private enforceTotal(): void {
+    while (this.totalBytes > this.limits.maxStateBytes && this.map.evictOldest()) {
+      /* each eviction subtracts its bytes in onEvict */
+    }
   }
 
   /**

@@ -122,12 +122,49 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
 
   ctx.conversations.recordServed(state, state.requests, frame.served, presentResultTools);
   ctx.conversations.recordChosen(state, state.requests, req.toolCalls);
+  // Calls to tools nobody has declared yet may still be judged if their own span declares them.
+  const undeclared = req.toolCalls.filter((c) => !declarationOf(c.name)?.argumentsFrom?.length);
+  ctx.conversations.setPendingChoice(
+    state,
+    undeclared.length > 0
+      ? { request: state.requests, span: req.span, frame, toolCalls: undeclared, earlierServed, idsMatchedByOrder: req.idsMatchedByOrder === true }
+      : undefined,
+  );
   return out;
+}
+
+/**
+ * A tool span declared `argumentsFrom` that no one had declared when the request that chose its
+ * call was checked (the request's span has usually gone on by now): judge that choice now. Its
+ * findings attach to the choosing request's span, which the core turns into a carrier if needed.
+ */
+function checkLateDeclaration(ctx: SeamContext, state: ConversationState, ex: ToolExecution, out: SeamOutcome): void {
+  const pending = state.pendingChoice;
+  if (!pending || !ex.declared?.argumentsFrom?.length) return;
+  const calls = pending.toolCalls.filter((c) => c.name === ex.toolName && (ex.callId === undefined || c.id === ex.callId));
+  if (calls.length === 0) return;
+  pending.toolCalls = pending.toolCalls.filter((c) => !calls.includes(c));
+  const choice = unsupportedArguments({
+    span: pending.span,
+    toolCalls: calls,
+    frame: pending.frame,
+    declarationOf: (name) => ctx.declarationOf(ex.tenant, name),
+    earlierServed: pending.earlierServed,
+    ...(pending.idsMatchedByOrder ? { idsMatchedByOrder: true } : {}),
+    inputCaptured: true,
+    maxArgumentLeaves: ctx.limits.maxArgumentLeaves,
+    quotedValueChars: ctx.limits.quotedValueChars,
+  });
+  out.findings.push(...choice.findings);
+  out.tallies.push(choice.tally);
+  out.externalGroundsUsed.push(...choice.externalGroundsUsed);
+  if (pending.toolCalls.length === 0) ctx.conversations.setPendingChoice(state, undefined);
 }
 
 /** Checks for one tool execution (write seam); records its ledger row. */
 export function checkExecution(ctx: SeamContext, state: ConversationState, ex: ToolExecution): SeamOutcome {
   const out = empty();
+  checkLateDeclaration(ctx, state, ex, out);
   const declaration = ctx.declarationOf(ex.tenant, ex.toolName);
   const request = ex.callId ? state.chosen.get(ex.callId)?.request : undefined;
   const row = ledgerRowOf(ex, declaration, request);
