@@ -149,6 +149,7 @@ export function refusalAssertsAbsence(input: RefusalAssertsAbsenceInput): CheckO
       subjects: [{ kind: 'tool', id: row.toolName }],
       predicate: row.callId ?? `call#${i + 1}`,
       ...(r!.error !== undefined ? { value: r!.error } : {}),
+      sensitive: [match.matched],
       message: `The answer says "${said}", but '${tool}' (${callRef}) ${verb}${errClause}, and a refused or failed read cannot establish that something does not exist: say the lookup could not be made, or make it again. ${NOTHING_BLOCKED}`,
       witnesses,
       span: input.span,

@@ -182,6 +182,7 @@ export function unsupportedClaims(input: UnsupportedClaimInput): CheckOutcome {
       subjects: [{ kind: 'entity', id: decl.entity }],
       predicate: decl.field,
       value: typeof claimed === 'string' ? claimed : canonicalJson(claimed),
+      sensitive: [settled.value, ...history.slice(0, -1).slice(-3).map((h) => h.value)].map((v) => (typeof v === 'string' ? v : canonicalJson(v))),
       message,
       witnesses,
       ...(claimedUnknown ? { advisory: true } : {}),

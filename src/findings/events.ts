@@ -41,15 +41,25 @@ export interface EventOptions {
   maxAttributeBytes: number;
 }
 
-/** The value as written, and the message with every quoted occurrence of it redacted too. */
+/**
+ * The value as written, and the message and witnesses with every quoted occurrence of the value
+ * (and of the finding's other sensitive values) redacted too. Longest first, so a value that
+ * contains another is swapped whole.
+ */
 function redactedTexts(f: Finding, o: EventOptions): { value?: string; message: string; witnessValue: (v: string) => string } {
-  if (f.value === undefined || o.redaction === 'quote') {
+  if (o.redaction === 'quote') {
     return { ...(f.value !== undefined ? { value: quoteText(f.value, o.quotedValueChars) } : {}), message: f.message, witnessValue: (v) => v };
   }
-  const shown = redactValue(f.value, o.redaction, o.quotedValueChars);
-  const quoted = quoteText(f.value, o.quotedValueChars);
-  const swap = (t: string) => t.split(quoted).join(shown);
-  return { value: shown, message: swap(f.message), witnessValue: swap };
+  const raw = [...(f.value !== undefined ? [f.value] : []), ...(f.sensitive ?? [])].filter((v) => v.trim() !== '');
+  const pairs = [...new Set(raw)]
+    .map((v) => [quoteText(v, o.quotedValueChars), redactValue(v, o.redaction, o.quotedValueChars)] as const)
+    .sort((a, b) => b[0].length - a[0].length);
+  const swap = (t: string) => pairs.reduce((acc, [quoted, shown]) => acc.split(quoted).join(shown), t);
+  return {
+    ...(f.value !== undefined ? { value: redactValue(f.value, o.redaction, o.quotedValueChars) } : {}),
+    message: swap(f.message),
+    witnessValue: swap,
+  };
 }
 
 /** Witnesses as a JSON array under the byte bound: whole witnesses are dropped from the end, and counted. */

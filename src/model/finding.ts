@@ -32,6 +32,11 @@ export interface Finding {
   predicate: string;
   /** The raw value concerned (quoted/redacted only when written out). */
   value?: string;
+  /**
+   * Other raw values the message and witnesses quote (e.g. the settled fact a claim contradicts):
+   * redacted like `value` when redaction is `hash` or `omit`.
+   */
+  sensitive?: string[];
   message: string;
   witnesses: Witness[];
   advisory?: boolean;

@@ -4,6 +4,7 @@
 
 import type { LlmRequest, ToolExecution } from '../model/agent.js';
 import type { CheckTally, Finding } from '../model/finding.js';
+import type { LedgerRow } from '../model/ledger.js';
 import type { SpanEventData } from '../model/telemetry.js';
 import type { ToolDeclaration } from '../declarations/types.js';
 import type { Limits } from '../limits.js';
@@ -190,11 +191,16 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
   const tallies: CheckTally[] = [];
 
   if (declarations.answers?.checkValues) {
+    // One pass each over the ledger and the served history, not one per window result.
+    const rowByCall = new Map<string, LedgerRow>();
+    for (const r of state.ledger) if (r.callId && !rowByCall.has(r.callId)) rowByCall.set(r.callId, r);
+    const firstServed = new Map<string, number>();
+    for (const e of state.served) if (!firstServed.has(e.text)) firstServed.set(e.text, e.request);
     const windowResults: WindowResult[] = frame.served
       .filter((s) => s.source === 'tool-result')
       .map((s) => {
-        const row = s.callId ? state.ledger.find((r) => r.callId === s.callId) : undefined;
-        const first = state.served.find((e) => e.text === s.text)?.request ?? state.requests;
+        const row = s.callId ? rowByCall.get(s.callId) : undefined;
+        const first = firstServed.get(s.text) ?? state.requests;
         return {
           text: s.text,
           ...(s.toolName ?? row?.toolName ? { toolName: (s.toolName ?? row?.toolName)! } : {}),
