@@ -139,7 +139,7 @@ export function refusalAssertsAbsence(input: RefusalAssertsAbsenceInput): CheckO
         predicate: 'outcome',
         value: err ?? r!.how,
         stratum: 'result',
-        provenance: `${callRef}: the read was ${r!.how}${row.request !== undefined ? ` (chosen in request ${row.request})` : ''}, so it established nothing about what exists`,
+        provenance: `${callRef}: the read ${r!.how === 'refused' ? 'was refused' : 'failed'}${row.request !== undefined ? ` (chosen in request ${row.request})` : ''}, so it established nothing about what exists`,
       },
     ];
     tally.findings++;

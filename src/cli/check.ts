@@ -11,6 +11,7 @@ import { FootprintCore, type Redaction } from '../runs/footprint.js';
 import { spanKey, type SpanData, type SpanEventData } from '../model/telemetry.js';
 import type { Declarations } from '../declarations/types.js';
 import { renderJson, renderText, type CheckReport } from './report.js';
+import { ATTR_ANSWER_REASONS, ATTR_ANSWER_STANDING, ATTR_ANSWER_STATEMENT, ATTR_DISPOSITION_SUMMARY, EVENT_ANSWER_STANDING, EVENT_DISPOSITION, EVENT_FINDING } from '../findings/names.js';
 
 export interface CliResult {
   exitCode: number;
@@ -81,8 +82,8 @@ export function runCheck(argv: string[]): CliResult {
   const result = core.process({ spans, logs: doc.logs });
 
   const eventsByFinding = new Map<string, SpanEventData[]>();
-  for (const [key, ann] of result.annotations) eventsByFinding.set(key, ann.events.filter((e) => e.name === 'footprint.finding'));
-  for (const c of result.carriers) eventsByFinding.set(spanKey({ traceId: c.traceId, spanId: c.parentSpanId ?? c.spanId }), c.events);
+  for (const [key, ann] of result.annotations) eventsByFinding.set(key, ann.events.filter((e) => e.name === EVENT_FINDING));
+  for (const c of result.carriers) eventsByFinding.set(spanKey({ traceId: c.traceId, spanId: c.parentSpanId ?? c.spanId }), c.events.filter((e) => e.name === EVENT_FINDING));
   const counters = new Map<string, number>();
   const findings = result.findings.map((finding) => {
     const key = spanKey(finding.span);
@@ -97,7 +98,14 @@ export function runCheck(argv: string[]): CliResult {
     traces: traceIds
       .map((id) => ({ id, info: core.traceInfoOf(id) }))
       .filter((t) => t.info !== undefined)
-      .map(({ id, info }) => ({ traceId: id, ...(info!.turn ? { turn: info!.turn } : {}), ...(info!.conversationId ? { conversationId: info!.conversationId } : {}), llmRequests: info!.llmRequests, tallies: core.talliesOf(id) })),
+      .map(({ id, info }) => ({
+        traceId: id,
+        ...(info!.turn ? { turn: info!.turn } : {}),
+        ...(info!.conversationId ? { conversationId: info!.conversationId } : {}),
+        llmRequests: info!.llmRequests,
+        tallies: core.talliesOf(id),
+        ...turnEvents(id, spans, result.annotations, result.carriers),
+      })),
     diagnostics: [...doc.diagnostics, ...result.diagnostics],
     spans: spans.length,
     logs: doc.logs.length,
@@ -111,6 +119,29 @@ export function runCheck(argv: string[]): CliResult {
     }
   }
   return { exitCode: 0, stdout: values.format === 'json' ? `${renderJson(report)}\n` : renderText(report), stderr: '' };
+}
+
+/** The disposition and standing written for one trace, read back from the events (one source of truth). */
+function turnEvents(traceId: string, spans: readonly SpanData[], annotations: Map<string, { events: SpanEventData[] }>, carriers: readonly SpanData[]) {
+  const events = [
+    ...spans.filter((s) => s.traceId === traceId).flatMap((s) => annotations.get(spanKey(s))?.events ?? []),
+    ...carriers.filter((c) => c.traceId === traceId).flatMap((c) => c.events),
+  ];
+  const d = events.find((e) => e.name === EVENT_DISPOSITION);
+  const st = [...events].reverse().find((e) => e.name === EVENT_ANSWER_STANDING);
+  const reasons = st?.attributes[ATTR_ANSWER_REASONS];
+  return {
+    ...(d ? { disposition: String(d.attributes[ATTR_DISPOSITION_SUMMARY] ?? '') } : {}),
+    ...(st
+      ? {
+          standing: {
+            standing: String(st.attributes[ATTR_ANSWER_STANDING] ?? ''),
+            reasons: Array.isArray(reasons) ? reasons.map(String) : [],
+            statement: String(st.attributes[ATTR_ANSWER_STATEMENT] ?? ''),
+          },
+        }
+      : {}),
+  };
 }
 
 function eventJson(e: SpanEventData): Record<string, unknown> {

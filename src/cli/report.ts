@@ -13,6 +13,10 @@ export interface TraceSummary {
   conversationId?: string;
   llmRequests: number;
   tallies: CheckTally[];
+  /** The turn's `footprint.disposition` sentence, when one was written. */
+  disposition?: string;
+  /** The final answer's `footprint.answer.standing`, when one was written. */
+  standing?: { standing: string; reasons: string[]; statement: string };
 }
 
 export interface CheckReport {
@@ -59,7 +63,15 @@ export function renderJson(r: CheckReport): string {
     {
       findings: r.findings.map(({ finding, event }) => findingJson(finding, event)),
       summary: summaryLine(r),
-      traces: r.traces.map((t) => ({ traceId: t.traceId, turn: t.turn ?? null, conversationId: t.conversationId ?? null, llmRequests: t.llmRequests, checks: t.tallies })),
+      traces: r.traces.map((t) => ({
+        traceId: t.traceId,
+        turn: t.turn ?? null,
+        conversationId: t.conversationId ?? null,
+        llmRequests: t.llmRequests,
+        disposition: t.disposition ?? null,
+        standing: t.standing ?? null,
+        checks: t.tallies,
+      })),
       diagnostics: r.diagnostics,
     },
     null,
@@ -100,8 +112,8 @@ export function renderText(r: CheckReport): string {
   const out: string[] = [summaryLine(r), ''];
   for (const t of r.traces) {
     const mine = r.findings.filter((x) => x.finding.span.traceId === t.traceId);
-    if (mine.length === 0) continue;
     out.push(`trace ${t.traceId}${t.turn ? ` · ${t.turn}` : ''}${t.conversationId ? ` · conversation ${t.conversationId}` : ''}`);
+    if (t.disposition) out.push(`  checked: ${t.disposition}`);
     for (const { finding, event } of mine) {
       const j = findingJson(finding, event);
       out.push(`  ${finding.kind} @ ${finding.seam}${finding.advisory ? ' (advisory)' : ''} — ${finding.toolName ?? ''} ${finding.predicate}${finding.toolCallId ? ` (call ${finding.toolCallId})` : ''} on span ${finding.span.spanId}`);
@@ -110,6 +122,10 @@ export function renderText(r: CheckReport): string {
         if (w.omitted) out.push(`      … ${w.omitted} more witness(es)`);
         else out.push(`      · [${w.stratum}] "${w.value}" — ${w.provenance}`);
       }
+    }
+    if (t.standing) {
+      out.push(`  answer standing: ${t.standing.standing}${t.standing.reasons.length ? ` (${t.standing.reasons.join(', ')})` : ''}`);
+      out.push(`    ${t.standing.statement}`);
     }
     out.push('');
   }

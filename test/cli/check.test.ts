@@ -80,6 +80,18 @@ describe('functional: check over every recorded instrumentation', () => {
     expect(r.stdout).toMatch(/^3 checks ran on 5 LLM requests in 2 traces\. 4 findings\./);
     expect(r.stdout).toContain('unsupported-argument @ choice — backup_status args.machine_id (call call_bt_003)');
     expect(r.stdout).toContain('[written] "db-primary-full"');
+    // Every turn says what was checked, and the final answer's standing comes with its statement.
+    expect(r.stdout.match(/^  checked: \d+ checks ran on \d LLM requests/gm)).toHaveLength(2);
+    expect(r.stdout).toMatch(/answer standing: not-sure \(empty-undeclared\)\n    .*'backup_status' \(call call_bt_003\) was called with/);
+  });
+
+  it('json output carries each turn\'s disposition and standing', () => {
+    const out = json([...fixturePaths('traceloop-openai', 'backup-triage'), '--declarations', DECL]) as unknown as { traces: { disposition: string; standing: { standing: string; reasons: string[] } | null }[] };
+    expect(out.traces).toHaveLength(2);
+    for (const t of out.traces) expect(t.disposition).toMatch(/checks ran on/);
+    // Turn 1 answered from non-empty reads; turn 2's answer rests on backup_status' bare [].
+    expect(out.traces.map((t) => t.standing?.standing).sort()).toEqual(['consistent', 'not-sure']);
+    expect(out.traces.find((t) => t.standing?.standing === 'not-sure')!.standing!.reasons).toEqual(['empty-undeclared']);
   });
 
   it('--write writes the trace back with the finding event on the subject span', () => {
