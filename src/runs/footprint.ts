@@ -280,7 +280,10 @@ export class FootprintCore {
     }
 
     // 4. Checks, in the order the requests were made.
-    const ordered = [...events].sort((a, b) => (a.startTimeUnixNano < b.startTimeUnixNano ? -1 : a.startTimeUnixNano > b.startTimeUnixNano ? 1 : 0));
+    // By start time; ties (instrumentations with millisecond clocks start a tool and the next
+    // request in the same millisecond) by end time: the tool ends before the request it feeds.
+    const cmp = (x: bigint, y: bigint) => (x < y ? -1 : x > y ? 1 : 0);
+    const ordered = [...events].sort((a, b) => cmp(a.startTimeUnixNano, b.startTimeUnixNano) || cmp(a.endTimeUnixNano, b.endTimeUnixNano));
     const findings: Finding[] = [];
     if (this.config.checks) {
       for (const ev of ordered) findings.push(...this.check(ev, result));
