@@ -38,6 +38,10 @@ export interface ServiceLimits {
   requestTimeoutMs: number;
   inFlightBatches: number;
   queuedBatches: number;
+  /** Request bytes (inflated) held by batches in flight and waiting; past it, 429. */
+  queuedBytes: number;
+  /** Request bytes of failed batches kept so a retry re-exports the same annotated spans. */
+  replayBytes: number;
 }
 
 export interface ServiceConfig {
@@ -66,6 +70,8 @@ export const DEFAULT_SERVICE_LIMITS: Readonly<ServiceLimits> = Object.freeze({
   requestTimeoutMs: 30_000,
   inFlightBatches: 4,
   queuedBatches: 64,
+  queuedBytes: 64 * 1024 * 1024,
+  replayBytes: 32 * 1024 * 1024,
 });
 
 export function defaultServiceConfig(): ServiceConfig {
@@ -107,6 +113,8 @@ const LimitsFile = z.strictObject({
   requestTimeoutMs: posInt.optional(),
   inFlightBatches: posInt.optional(),
   queuedBatches: z.number().int().nonnegative().optional(),
+  queuedBytes: posInt.optional(),
+  replayBytes: z.number().int().nonnegative().optional(),
 });
 
 export const ConfigFileSchema = z.strictObject({

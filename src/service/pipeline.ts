@@ -79,6 +79,8 @@ interface Prepared {
   /** Parts already accepted downstream (a retry re-sends only the rest). */
   done: { traces: boolean; logs: boolean; evaluations: boolean };
   at: number;
+  /** Request bytes this entry stands for (its share of limits.replayBytes). */
+  bytes: number;
 }
 
 export interface PipelineDeps {
@@ -94,6 +96,9 @@ export interface PipelineDeps {
 
 export class Pipeline {
   private active = 0;
+  /** Inflated request bytes held by batches in flight or waiting. */
+  private heldBytes = 0;
+  private replayBytes = 0;
   private readonly waiting: (() => void)[] = [];
   private readonly replay = new Map<string, Prepared>();
   /** Batches being exported right now, by content: a concurrent duplicate waits for the first. */
@@ -128,6 +133,12 @@ export class Pipeline {
     if (this.active >= limits.inFlightBatches && this.waiting.length >= limits.queuedBatches) {
       return this.refuse(batch, count, 'busy', `queue full (${limits.inFlightBatches} in flight, ${limits.queuedBatches} waiting); retry later`);
     }
+    // A batch bigger than the whole byte budget still runs when nothing else is held.
+    if (this.heldBytes > 0 && this.heldBytes + batch.body.byteLength > limits.queuedBytes) {
+      return this.refuse(batch, count, 'busy', `queue holds ${this.heldBytes} bytes (limits.queuedBytes ${limits.queuedBytes}); retry later`);
+    }
+    const size = batch.body.byteLength;
+    this.heldBytes += size;
     if (this.active >= limits.inFlightBatches) await new Promise<void>((r) => this.waiting.push(r));
     this.active++;
     m.inFlight.set(this.inFlight);
@@ -144,6 +155,7 @@ export class Pipeline {
       this.d.log('error', `batch failed inside the service (${(e as Error)?.message ?? String(e)}); answered 503`);
       return this.refuse(batch, count, 'unavailable', 'internal error; retry');
     } finally {
+      this.heldBytes -= size;
       this.active--;
       this.waiting.shift()?.();
       m.inFlight.set(this.inFlight);
@@ -270,7 +282,7 @@ export class Pipeline {
       d.log('warn', `${batch.signal} batch not acknowledged (503): ${message}; the sender keeps it and retries`);
       return { status: 'unavailable', retryAfterSeconds: RETRY_AFTER_DOWNSTREAM_S, message: fitBytes(message, 1000) };
     }
-    this.replay.delete(key);
+    this.forget(key);
     m.batches.inc({ signal: batch.signal, transport: batch.transport, outcome: 'ok' });
     const outcome: BatchOutcome = partial ? { status: 'ok', partial } : { status: 'ok' };
     this.acked.set(key, { at: this.now(), outcome });
@@ -322,7 +334,7 @@ export class Pipeline {
       if (!d.downstream && d.config.embedded.print) d.stdout(findingLine(view));
     }
     const evaluations = d.config.evaluations && d.downstream?.hasLogs ? result.findings.map((f) => this.evaluationRecord(f, spans)) : [];
-    return { spansOut, evaluations, findings: result.findings.length, done: { traces: spansOut.length === 0, logs: batch.signal !== 'logs', evaluations: evaluations.length === 0 }, at: this.now() };
+    return { spansOut, evaluations, findings: result.findings.length, done: { traces: spansOut.length === 0, logs: batch.signal !== 'logs', evaluations: evaluations.length === 0 }, at: this.now(), bytes: batch.body.byteLength };
   }
 
   /** The GenAI conventions' gen_ai.evaluation.result event for one finding, parented to its span. */
@@ -350,14 +362,23 @@ export class Pipeline {
   }
 
   private remember(key: string, p: Prepared): void {
-    this.replay.delete(key);
+    this.forget(key);
     this.replay.set(key, p);
-    while (this.replay.size > REPLAY_MAX_ENTRIES) {
+    this.replayBytes += p.bytes;
+    const maxBytes = this.d.config.limits.replayBytes;
+    while (this.replay.size > REPLAY_MAX_ENTRIES || (this.replay.size > 1 && this.replayBytes > maxBytes) || (maxBytes === 0 && this.replay.size > 0)) {
       const oldest = this.replay.keys().next().value;
       if (oldest === undefined) break;
-      this.replay.delete(oldest);
-      this.d.log('warn', 'replay cache full: the oldest failed batch was forgotten; if re-sent it is analysed again (its findings may not repeat)');
+      this.forget(oldest);
+      this.d.log('warn', 'replay cache full: the oldest failed batch was forgotten; if re-sent it is analysed again');
     }
+  }
+
+  private forget(key: string): void {
+    const p = this.replay.get(key);
+    if (!p) return;
+    this.replayBytes -= p.bytes;
+    this.replay.delete(key);
   }
 
   private expireAcked(): void {
@@ -372,7 +393,7 @@ export class Pipeline {
     const cutoff = this.now() - REPLAY_TTL_MS;
     for (const [k, v] of this.replay) {
       if (v.at >= cutoff) break;
-      this.replay.delete(k);
+      this.forget(k);
     }
   }
 

@@ -156,6 +156,31 @@ describe('receiver: back-pressure', () => {
   });
 });
 
+describe('receiver: byte budget', () => {
+  it('429 when the batches held would pass limits.queuedBytes (one oversized batch alone still runs)', async () => {
+    const slow = await startSink();
+    slow.delayMs = 300;
+    const cfg = testConfig({ downstream: downstreamTo(slow) });
+    cfg.limits = { ...cfg.limits, queuedBytes: 1 };
+    const s = await startService(cfg, { log: silentLog });
+    try {
+      const a = retraced('vercel-ai');
+      const b = retraced('vercel-ai');
+      const pa = post(s.address, '/v1/traces', protoBody(a.spans), { 'Content-Type': 'application/x-protobuf' });
+      await new Promise((r) => setTimeout(r, 100));
+      const rb = await post(s.address, '/v1/traces', protoBody(b.spans), { 'Content-Type': 'application/x-protobuf' });
+      expect(rb.status).toBe(429);
+      const st = OtlpTypes.Status.decode(new Uint8Array(await rb.arrayBuffer())) as unknown as { code: number; message: string };
+      expect(st).toMatchObject({ code: 8 });
+      expect(st.message).toMatch(/limits\.queuedBytes/);
+      expect((await pa).status).toBe(200);
+    } finally {
+      await s.shutdown();
+      await slow.close();
+    }
+  });
+});
+
 describe('embedded default (no downstream)', () => {
   it('prints one readable line per finding and serves them at /api/findings (?traceId, ?kind)', async () => {
     const { spans, traceId } = retraced('vercel-ai');
