@@ -42,6 +42,8 @@ export interface ServiceLimits {
   queuedBytes: number;
   /** Request bytes of failed batches kept so a retry re-exports the same annotated spans. */
   replayBytes: number;
+  /** Open HTTP connections (each may be reading up to bodyBytes); past it new ones are refused. */
+  connections: number;
 }
 
 export interface ServiceConfig {
@@ -72,6 +74,7 @@ export const DEFAULT_SERVICE_LIMITS: Readonly<ServiceLimits> = Object.freeze({
   queuedBatches: 64,
   queuedBytes: 64 * 1024 * 1024,
   replayBytes: 32 * 1024 * 1024,
+  connections: 256,
 });
 
 export function defaultServiceConfig(): ServiceConfig {
@@ -115,6 +118,7 @@ const LimitsFile = z.strictObject({
   queuedBatches: z.number().int().nonnegative().optional(),
   queuedBytes: posInt.optional(),
   replayBytes: z.number().int().nonnegative().optional(),
+  connections: posInt.optional(),
 });
 
 export const ConfigFileSchema = z.strictObject({

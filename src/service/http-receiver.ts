@@ -59,6 +59,7 @@ export class HttpReceiver {
         else res.destroy();
       });
     });
+    server.maxConnections = config.limits.connections;
     this.server = server;
     return new Promise((resolve, reject) => {
       server.once('error', reject);
