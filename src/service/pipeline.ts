@@ -139,8 +139,9 @@ export class Pipeline {
     }
     const size = batch.body.byteLength;
     this.heldBytes += size;
+    // A finishing batch hands its slot straight to the next waiter, so `active` never passes the bound.
     if (this.active >= limits.inFlightBatches) await new Promise<void>((r) => this.waiting.push(r));
-    this.active++;
+    else this.active++;
     m.inFlight.set(this.inFlight);
     try {
       if (batch.abandoned?.()) {
@@ -156,8 +157,9 @@ export class Pipeline {
       return this.refuse(batch, count, 'unavailable', 'internal error; retry');
     } finally {
       this.heldBytes -= size;
-      this.active--;
-      this.waiting.shift()?.();
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
       m.inFlight.set(this.inFlight);
     }
   }
