@@ -130,7 +130,7 @@ function buildFinding(input: EmptyLookupInput, path: string, value: string, grou
   const q = quoteText(value, cap);
   const argName = path.startsWith('args.') ? path.slice(5) : path;
   const callRef = row.callId ? `call ${row.callId}` : 'a call with no recorded id';
-  const producerRef = `${ground.callId ? `call ${ground.callId}` : 'a call with no recorded id'}${ground.request !== undefined ? `, request ${ground.request}` : ''}`;
+  const producerRef = `${ground.callId ? `call ${ground.callId}` : 'a call with no recorded id'}${ground.request !== undefined ? `, chosen in request ${ground.request}` : ''}`;
   const empty = describeEmpty(row, cap);
   const witnesses: Witness[] = [
     { subject: `tool ${row.toolName}`, predicate: path, value: q, stratum: 'chosen', provenance: `${callRef}: argument '${argName}' as the model chose it` },

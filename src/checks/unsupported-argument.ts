@@ -200,11 +200,11 @@ function buildFinding(
     provenance: `served by nothing in the window: ${servedCount} served string(s) (system prompt, user messages, tool results${input.frame.toolDefinitions ? ', tool schemas' : ''}) and ${assistantCount} assistant message(s) in the request this call was chosen from`,
   });
   for (const e of earlier.slice(0, 3)) {
-    witnesses.push({ subject: 'conversation', predicate: path, value: q, stratum: 'served', provenance: `${describeServed(e)} in request ${e.request} of this conversation, outside this request's window` });
+    witnesses.push({ subject: 'conversation', predicate: path, value: q, stratum: 'served', provenance: `${describeServed(e)}, served to request ${e.request} of this conversation, outside this request's window` });
   }
 
   const earlierClause =
-    earlier.length > 0 ? ` It was served earlier in this conversation (${describeServed(earlier[0]!)}, request ${earlier[0]!.request}), but that is no longer in the window.` : '';
+    earlier.length > 0 ? ` It was served earlier in this conversation (${describeServed(earlier[0]!)}, served to request ${earlier[0]!.request}), but that is no longer in the window.` : '';
   const orderClause = input.idsMatchedByOrder ? ' (The telemetry recorded no tool-call ids; this call was matched by name and order only.)' : '';
   const message =
     grounding === 'assistant-only'

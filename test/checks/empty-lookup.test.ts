@@ -68,7 +68,7 @@ describe('unit: empty-lookup and every fence', () => {
       span,
     });
     expect(f.message).toBe(
-      `'backup_jobs' (call call_bj_002) returned an empty list for machine_id = "srv-db-04", a value 'list_machines' served earlier in this conversation (call call_lm_001, request 1). ${EMPTY_LOOKUP_CEILING} Nothing here blocked the call.`,
+      `'backup_jobs' (call call_bj_002) returned an empty list for machine_id = "srv-db-04", a value 'list_machines' served earlier in this conversation (call call_lm_001, chosen in request 1). ${EMPTY_LOOKUP_CEILING} Nothing here blocked the call.`,
     );
     expect(EMPTY_LOOKUP_CEILING).toContain('can be perfectly true');
     expect(EMPTY_LOOKUP_CEILING).toContain('a place to look, not a verdict');
@@ -130,7 +130,7 @@ describe('unit: empty-lookup and every fence', () => {
   it('the latest producer result holding the value is named', () => {
     const later: ProducerResult = { toolName: 'list_machines', callId: 'call_lm_007', request: 4, text: '[{"machine_id":"srv-db-04"}]' };
     const f = run({}, { producerResults: [MACHINES, later] }).findings[0]!;
-    expect(f.message).toContain('(call call_lm_007, request 4)');
+    expect(f.message).toContain('(call call_lm_007, chosen in request 4)');
   });
 
   it('each matching argument is its own finding, by path', () => {

@@ -123,7 +123,7 @@ describe('unit: unsupported-argument and every fence', () => {
       earlierServed: [{ source: 'tool-result', message: 5, text: JOBS, callId: 'call_bt_002', toolName: 'backup_jobs', request: 3 }],
     });
     const f = out.findings[0]!;
-    expect(f.message).toContain('It was served earlier in this conversation (tool result of backup_jobs (call call_bt_002), request 3)');
+    expect(f.message).toContain('It was served earlier in this conversation (tool result of backup_jobs (call call_bt_002), served to request 3)');
     expect(f.witnesses.some((w) => w.stratum === 'served' && w.provenance.includes('outside'))).toBe(true);
   });
 

@@ -180,7 +180,7 @@ describe('regression: a conversation learned late', () => {
     core.process({ spans: turn1.filter((s) => s.name.startsWith('invoke_agent')) });
     const r = core.process({ spans: spans.filter((s) => s.traceId === traces[1]) });
     expect(ua(r.findings)).toHaveLength(1);
-    expect(ua(r.findings)[0]!.message).toContain('It was served earlier in this conversation (tool result of backup_jobs (call call_bt_002), request 3)');
+    expect(ua(r.findings)[0]!.message).toContain('It was served earlier in this conversation (tool result of backup_jobs (call call_bt_002), served to request 3)');
   });
 });
 
