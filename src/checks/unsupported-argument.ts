@@ -33,7 +33,7 @@ export interface ChoiceCheckInput {
   /** Declarations by tool name, already merged (file + span-carried). */
   declarationOf: (toolName: string) => ToolDeclaration | undefined;
   /** Served strings of earlier requests of this conversation that this window no longer holds. */
-  earlierServed?: readonly EarlierServed[];
+  earlierServed?: readonly EarlierServed[] | (() => readonly EarlierServed[]);
   /** True when calls and results were paired by name and order only. */
   idsMatchedByOrder?: boolean;
   /** False when the telemetry recorded no input messages: then nothing can be checked. */
@@ -175,7 +175,9 @@ function buildFinding(
   const argName = path.startsWith('args.') ? path.slice(5) : path;
   const writtenIn = written.filter((x) => x.lower.includes(needle)).map((x) => x.w);
   const grounding: Grounding = writtenIn.length > 0 ? 'assistant-only' : 'nowhere';
-  const earlier = (input.earlierServed ?? []).filter((s) => s.text.toLowerCase().includes(needle));
+  // Read only when a finding is built: the conversation's history can be long.
+  const history = typeof input.earlierServed === 'function' ? input.earlierServed() : (input.earlierServed ?? []);
+  const earlier = history.filter((s) => s.text.toLowerCase().includes(needle));
   const callRef = call.id ? `call ${call.id}` : 'a call with no recorded id';
   const servedCount = input.frame.served.length;
   const assistantCount = new Set(input.frame.written.map((w) => w.message)).size;

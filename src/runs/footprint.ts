@@ -3,9 +3,8 @@
 // checks and returns what to add to which span. Never throws over bad telemetry.
 // Must never do I/O: callers hand it data and apply what it returns.
 
-import { createHash } from 'node:crypto';
-import { spanKey, type Attributes, type LogData, type SpanData, type SpanEventData } from '../model/telemetry.js';
-import { DiagnosticList, type Diagnostic } from '../model/diagnostics.js';
+import { spanKey, type LogData, type SpanData } from '../model/telemetry.js';
+import { DiagnosticList } from '../model/diagnostics.js';
 import type { CheckTally, Finding } from '../model/finding.js';
 import type { ModelEvent, SpanToolDeclaration } from '../model/agent.js';
 import type { ToolDeclaration } from '../declarations/types.js';
@@ -21,87 +20,20 @@ import { ConversationStore, conversationKey } from './conversations.js';
 import { findingIdentity, findingToEvent, fitBytes } from '../findings/events.js';
 import { redactValue } from '../findings/quote.js';
 import {
-  ATTR_CARRIER_SUBJECT_SPAN_ID,
   ATTR_EXTERNAL_GROUND_SOURCE,
   ATTR_FINDING_PREDICATE,
   ATTR_FINDING_VALUE,
   ATTR_FINDINGS_COUNT,
   ATTR_TOOL_CALL_ID,
   ATTR_TOOL_NAME,
-  CARRIER_SPAN_NAME,
   EVENT_EXTERNAL_GROUND_USED,
   EVENT_FINDING,
-  SCOPE_NAME,
 } from '../findings/names.js';
-import type { Declarations } from '../declarations/types.js';
-import { resolveLimits, type Limits } from '../limits.js';
-import { NO_DECLARATIONS } from '../declarations/types.js';
+import { resolveOptions, type FootprintOptions, type ProcessInput, type ProcessResult, type SpanAnnotation, type CoreStats, type ResolvedOptions } from './options.js';
+import { carrierSpan } from './carrier.js';
 
-export type Redaction = 'quote' | 'hash' | 'omit';
-
-export interface FootprintOptions {
-  /** Tool declarations (validated). Default: none, so no check is armed. */
-  declarations?: Declarations;
-  /** Bounds; unset ones keep DEFAULT_LIMITS. */
-  limits?: Partial<Limits>;
-  /** How finding values are written: quoted (default), hashed, or omitted. */
-  redaction?: Redaction;
-  /** Resource attribute that names the tenant. Default `service.name`. */
-  tenantAttribute?: string;
-  /** false: read and forward only, run no check (pass-through, for comparison). Default true. */
-  checks?: boolean;
-}
-
-/** What to add to one span: events and span attributes. */
-export interface SpanAnnotation {
-  events: SpanEventData[];
-  attributes: Attributes;
-}
-
-export interface ProcessInput {
-  spans: readonly SpanData[];
-  logs?: readonly LogData[];
-}
-
-export interface ProcessResult {
-  /** Keyed by `spanKey(span)`: additions for spans of this call's input. */
-  annotations: Map<string, SpanAnnotation>;
-  /**
-   * New spans to forward in the same trace: they carry findings whose subject span was passed on
-   * in an earlier call (e.g. a chat span that arrived before the log records holding its content).
-   */
-  carriers: SpanData[];
-  findings: Finding[];
-  diagnostics: Diagnostic[];
-}
-
-export interface CoreStats {
-  conversations: number;
-  stateBytes: number;
-  evictedConversations: number;
-  findingsByKind: Record<string, number>;
-}
-
-/** The whole configuration a core runs with, defaults applied. */
-export interface ResolvedOptions {
-  declarations: Declarations;
-  limits: Limits;
-  redaction: Redaction;
-  tenantAttribute: string;
-  checks: boolean;
-  now: () => number;
-}
-
-export function resolveOptions(o: FootprintOptions & { now?: () => number }): ResolvedOptions {
-  return {
-    declarations: o.declarations ?? NO_DECLARATIONS,
-    limits: resolveLimits(o.limits),
-    redaction: o.redaction === 'hash' || o.redaction === 'omit' ? o.redaction : 'quote',
-    tenantAttribute: typeof o.tenantAttribute === 'string' && o.tenantAttribute !== '' ? o.tenantAttribute : 'service.name',
-    checks: o.checks !== false,
-    now: o.now ?? Date.now,
-  };
-}
+export type { Redaction, FootprintOptions, SpanAnnotation, ProcessInput, ProcessResult, CoreStats, ResolvedOptions } from './options.js';
+export { resolveOptions } from './options.js';
 
 export interface TraceInfo {
   llmRequests: number;
@@ -435,26 +367,6 @@ function annotationFor(result: ProcessResult, key: string): SpanAnnotation {
     result.annotations.set(key, ann);
   }
   return ann;
-}
-
-/** A small span in the subject's trace, parented to it, carrying findings the subject could not. */
-function carrierSpan(traceId: string, subjectSpanId: string, ann: SpanAnnotation, subject: SpanData | undefined): SpanData {
-  const spanId = createHash('sha256').update(`carrier ${traceId} ${subjectSpanId}`).digest('hex').slice(0, 16);
-  const time = subject?.endTimeUnixNano ?? ann.events[0]?.timeUnixNano ?? 0n;
-  return {
-    traceId,
-    spanId,
-    parentSpanId: subjectSpanId,
-    name: CARRIER_SPAN_NAME,
-    kind: 1,
-    startTimeUnixNano: time,
-    endTimeUnixNano: time,
-    attributes: { ...ann.attributes, [ATTR_CARRIER_SUBJECT_SPAN_ID]: subjectSpanId },
-    events: ann.events,
-    status: { code: 0 },
-    resource: subject?.resource ?? {},
-    scope: { name: SCOPE_NAME },
-  };
 }
 
 /** A conversation id on the span's own attributes, by any convention's key. */

@@ -11,7 +11,7 @@ import type { Limits } from '../limits.js';
 import { buildFrame, resultText, type Frame } from './frame.js';
 import type { ConversationState, ConversationStore } from './conversations.js';
 import { ledgerRowOf } from './ledger-row.js';
-import { unsupportedArguments, type ExternalGroundUse } from '../checks/unsupported-argument.js';
+import { unsupportedArguments, type EarlierServed, type ExternalGroundUse } from '../checks/unsupported-argument.js';
 import { danglingReferences } from '../checks/dangling-reference.js';
 import { emptyLookups } from '../checks/empty-lookup.js';
 import { resultColumns } from '../checks/result-columns.js';
@@ -94,7 +94,9 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
   const declarationOf = (name: string) => ctx.declarationOf(req.tenant, name);
   const frame: Frame = buildFrame(req);
   const inWindow = new Set(frame.served.map((s) => s.text));
-  const earlierServed = state.served.filter((s) => !inWindow.has(s.text));
+  // Computed only if a finding needs it, once: the served history grows with the conversation.
+  let earlier: EarlierServed[] | undefined;
+  const earlierServed = () => (earlier ??= state.served.filter((s) => !inWindow.has(s.text)));
   const presentResultTools = resultToolsOf(req, state);
 
   const offer = danglingReferences({
@@ -128,7 +130,7 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
   ctx.conversations.setPendingChoice(
     state,
     undeclared.length > 0
-      ? { request: state.requests, span: req.span, frame, toolCalls: undeclared, earlierServed, idsMatchedByOrder: req.idsMatchedByOrder === true }
+      ? { request: state.requests, span: req.span, frame, toolCalls: undeclared, earlierServed: earlierServed(), idsMatchedByOrder: req.idsMatchedByOrder === true }
       : undefined,
   );
   return out;
@@ -169,9 +171,15 @@ export function checkExecution(ctx: SeamContext, state: ConversationState, ex: T
   const declaration = ctx.declarationOf(ex.tenant, ex.toolName);
   const request = ex.callId ? state.chosen.get(ex.callId)?.request : undefined;
   const row = ledgerRowOf(ex, declaration, request);
-  const producerResults = state.ledger
-    .filter((r) => r.result !== undefined && r.outcome === 'ran')
-    .map((r) => ({ toolName: r.toolName, ...(r.callId ? { callId: r.callId } : {}), text: resultText(r.result), ...(r.request !== undefined ? { request: r.request } : {}) }));
+  // Earlier producer results matter only for an empty result: only then are they gathered (and
+  // only the declared producers' results turned into text).
+  const resultEmpty = row.reading.emptiness === 'undeclared-empty' || row.reading.emptiness === 'declared-absent';
+  const producers = new Set(declaration?.argumentsFrom ?? []);
+  const producerResults = !resultEmpty
+    ? []
+    : state.ledger
+        .filter((r) => producers.has(r.toolName) && r.result !== undefined && r.outcome === 'ran')
+        .map((r) => ({ toolName: r.toolName, ...(r.callId ? { callId: r.callId } : {}), text: resultText(r.result), ...(r.request !== undefined ? { request: r.request } : {}) }));
   const lookup = emptyLookups({ row, declaration, producerResults, maxArgumentLeaves: ctx.limits.maxArgumentLeaves, quotedValueChars: ctx.limits.quotedValueChars });
   const columns = resultColumns({ row, declaration, quotedValueChars: ctx.limits.quotedValueChars });
   out.findings.push(...lookup.findings, ...columns.findings);

@@ -1,0 +1,76 @@
+// The core's configuration (with its documented defaults) and the shapes it returns: what to add
+// to which span, carriers, findings, diagnostics. Types and one pure resolver; no behaviour.
+
+import type { Attributes, LogData, SpanData, SpanEventData } from '../model/telemetry.js';
+import type { Diagnostic } from '../model/diagnostics.js';
+import type { Finding } from '../model/finding.js';
+import { NO_DECLARATIONS, type Declarations } from '../declarations/types.js';
+import { resolveLimits, type Limits } from '../limits.js';
+
+export type Redaction = 'quote' | 'hash' | 'omit';
+
+export interface FootprintOptions {
+  /** Tool declarations (validated). Default: none, so no check is armed. */
+  declarations?: Declarations;
+  /** Bounds; unset ones keep DEFAULT_LIMITS. */
+  limits?: Partial<Limits>;
+  /** How finding values are written: quoted (default), hashed, or omitted. */
+  redaction?: Redaction;
+  /** Resource attribute that names the tenant. Default `service.name`. */
+  tenantAttribute?: string;
+  /** false: read and forward only, run no check (pass-through, for comparison). Default true. */
+  checks?: boolean;
+}
+
+/** What to add to one span: events and span attributes. */
+export interface SpanAnnotation {
+  events: SpanEventData[];
+  attributes: Attributes;
+}
+
+export interface ProcessInput {
+  spans: readonly SpanData[];
+  logs?: readonly LogData[];
+}
+
+export interface ProcessResult {
+  /** Keyed by `spanKey(span)`: additions for spans of this call's input. */
+  annotations: Map<string, SpanAnnotation>;
+  /**
+   * New spans to forward in the same trace: they carry findings whose subject span was passed on
+   * in an earlier call (e.g. a chat span that arrived before the log records holding its content).
+   */
+  carriers: SpanData[];
+  findings: Finding[];
+  diagnostics: Diagnostic[];
+}
+
+export interface CoreStats {
+  conversations: number;
+  stateBytes: number;
+  evictedConversations: number;
+  findingsByKind: Record<string, number>;
+}
+
+/** The whole configuration a core runs with, defaults applied. */
+export interface ResolvedOptions {
+  declarations: Declarations;
+  limits: Limits;
+  redaction: Redaction;
+  tenantAttribute: string;
+  checks: boolean;
+  now: () => number;
+}
+
+/** Applies the defaults: no declarations, DEFAULT_LIMITS, `quote`, `service.name`, checks on. */
+export function resolveOptions(o: FootprintOptions & { now?: () => number }): ResolvedOptions {
+  return {
+    declarations: o.declarations ?? NO_DECLARATIONS,
+    limits: resolveLimits(o.limits),
+    redaction: o.redaction === 'hash' || o.redaction === 'omit' ? o.redaction : 'quote',
+    tenantAttribute: typeof o.tenantAttribute === 'string' && o.tenantAttribute !== '' ? o.tenantAttribute : 'service.name',
+    checks: o.checks !== false,
+    now: o.now ?? Date.now,
+  };
+}
+
