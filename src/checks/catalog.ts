@@ -31,3 +31,7 @@ export const CONTENT_NOT_CAPTURED = 'message content was not captured';
 export function checkOfKind(kind: string): string {
   return CHECK_CATALOG.find((c) => c.kinds?.includes(kind))?.id ?? kind;
 }
+
+/** The reason request-reading checks give for a turn whose trace holds no LLM request span at all. */
+export const NO_LLM_SPANS =
+  'the turn has no LLM request span: the LLM instrumentation recorded nothing (not registered, or an unsupported client version such as openai@7)';

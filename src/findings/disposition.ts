@@ -33,20 +33,38 @@ export function dispositionSentence(rows: readonly CheckTally[], llmRequests: nu
 }
 
 export function dispositionEvent(rows: readonly CheckTally[], llmRequests: number, time: bigint, maxBytes: number): SpanEventData {
-  const compact = rows.map((r) => ({
-    check: r.check,
-    seam: r.seam,
-    checked: r.checked,
-    findings: r.findings,
-    not_applicable: r.notApplicable,
-    unreachable: r.unreachable,
-    ...(r.unreachable > 0 ? { unreachable_reasons: r.unreachableReasons } : {}),
-  }));
   const attributes: Attributes = {
     [N.ATTR_DISPOSITION_SUMMARY]: fitBytes(dispositionSentence(rows, llmRequests), maxBytes),
-    [N.ATTR_DISPOSITION_CHECKS]: fitBytes(JSON.stringify(compact), maxBytes),
+    [N.ATTR_DISPOSITION_CHECKS]: checksJson(rows, maxBytes),
     [N.ATTR_DISPOSITION_UNREACHABLE]: rows.reduce((n, r) => n + r.unreachable, 0),
     [N.ATTR_DISPOSITION_FINDINGS]: rows.reduce((n, r) => n + r.findings, 0),
   };
   return { name: N.EVENT_DISPOSITION, timeUnixNano: time, attributes };
+}
+
+/**
+ * The rows as JSON under the byte bound, and always valid JSON: reasons are shortened first, then
+ * replaced by their count. The counts alone take about 1 KB for the 8 registered checks, within
+ * the default 2,000-byte bound; a smaller configured bound still gets valid JSON, only longer.
+ */
+function checksJson(rows: readonly CheckTally[], maxBytes: number): string {
+  const encode = (reasons: (r: CheckTally) => Record<string, number> | number) =>
+    JSON.stringify(
+      rows.map((r) => ({
+        check: r.check,
+        seam: r.seam,
+        checked: r.checked,
+        findings: r.findings,
+        not_applicable: r.notApplicable,
+        unreachable: r.unreachable,
+        ...(r.unreachable > 0 ? { unreachable_reasons: reasons(r) } : {}),
+      })),
+    );
+  const shortened = (cap: number) => (r: CheckTally) =>
+    Object.fromEntries(Object.entries(r.unreachableReasons).map(([k, v]) => [Array.from(k).length > cap ? `${Array.from(k).slice(0, cap).join('')}…` : k, v]));
+  for (const attempt of [(r: CheckTally) => r.unreachableReasons, shortened(120), shortened(40), (r: CheckTally) => Object.keys(r.unreachableReasons).length]) {
+    const json = encode(attempt);
+    if (Buffer.byteLength(json, 'utf8') <= maxBytes) return json;
+  }
+  return encode(() => 0);
 }

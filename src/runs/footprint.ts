@@ -12,7 +12,7 @@ import { mergeToolDeclaration } from '../declarations/load.js';
 import { isAgentSpan, readSpan } from '../conventions/registry.js';
 import { groupLogsBySpan } from '../conventions/log-join.js';
 import { CONVERSATION_ID_KEYS } from '../conventions/conversation-keys.js';
-import { CHECK_CATALOG, checkOfKind } from '../checks/catalog.js';
+import { CHECK_CATALOG, NO_LLM_SPANS, checkOfKind } from '../checks/catalog.js';
 import { checkExecution, checkRequest, type SeamContext } from './seams.js';
 import { dispositionEvent, dispositionRows } from '../findings/disposition.js';
 import { BoundedMap } from './bounded-map.js';
@@ -280,9 +280,17 @@ export class FootprintCore {
     }
     for (const [traceId, target] of targets) {
       const written = this.traceWritten.peek(traceId);
+      const info = this.traceInfo.peek(traceId);
+      // A turn with no LLM request span at all: the LLM instrumentation recorded nothing (it is
+      // not registered, or silently unsupported, as openai@7 is for two of them). Say so, rather
+      // than letting every request-reading check read as "nothing applicable".
+      if ((info?.llmRequests ?? 0) === 0) {
+        for (const c of CHECK_CATALOG.filter((x) => x.readsContent && x.seam !== 'write')) {
+          this.addTally(traceId, { check: c.id, seam: c.seam, checked: 0, findings: 0, notApplicable: 0, unreachable: 1, unreachableReasons: { [NO_LLM_SPANS]: 1 } });
+        }
+      }
       // `findings` counts findings written (one per defect per trace), not re-detections.
       const rows = dispositionRows(CHECK_CATALOG, this.talliesOf(traceId)).map((r) => ({ ...r, findings: written?.get(r.check) ?? 0 }));
-      const info = this.traceInfo.peek(traceId);
       annotationFor(result, target.key).events.push(dispositionEvent(rows, info?.llmRequests ?? 0, target.time, limits.maxWrittenAttributeBytes));
     }
   }

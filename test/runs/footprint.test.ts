@@ -219,3 +219,34 @@ describe('unit: windows the core cannot judge are unreachable, with the reason',
     expect(r.findings.map((f) => f.grounding)).toEqual(['nowhere']);
   });
 });
+
+describe('unit: a turn with agent spans but no LLM span says the instrumentation recorded nothing', () => {
+  it('request-reading checks are unreachable with the reason; the write seam still runs', () => {
+    const { doc } = loadFixture('otel-instrumentation-openai', 'backup-triage');
+    // As with openai@7: the app's invoke_agent and execute_tool spans, and no chat span.
+    const spans = doc.spans.map((s) => s.span).filter((s) => !s.name.startsWith('chat'));
+    const core = new FootprintCore({ declarations: decl });
+    const result = core.process({ spans });
+    const d = disposition(core, spans, result);
+    expect(d).toHaveLength(2);
+    const row = (check: string) => d[1]!.checks.find((c: { check: string }) => c.check === check);
+    expect(Object.keys(row('unsupported-argument').unreachable_reasons)[0]).toMatch(/^the turn has no LLM request span/);
+    expect(row('empty-lookup')).toMatchObject({ checked: 1, findings: 1 });
+    expect(d[1]!.summary).toContain('could not run');
+  });
+});
+
+describe('regression: the disposition stays valid JSON under the attribute bound', () => {
+  it('long unreachable reasons are shortened, never cut mid-JSON', () => {
+    const { doc } = loadFixture('otel-instrumentation-openai', 'backup-triage');
+    const spans = doc.spans.map((s) => s.span).filter((s) => !s.name.startsWith('chat'));
+    const core = new FootprintCore({ declarations: decl });
+    const result = core.process({ spans });
+    for (const t of spans.filter((s) => s.name.startsWith('invoke_agent'))) {
+      const e = result.annotations.get(spanKey(t))!.events.find((x) => x.name === 'footprint.disposition')!;
+      const json = String(e.attributes['footprint.disposition.checks']);
+      expect(Buffer.byteLength(json)).toBeLessThanOrEqual(2000);
+      expect(JSON.parse(json)).toHaveLength(8);
+    }
+  });
+});
