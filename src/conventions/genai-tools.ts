@@ -3,24 +3,16 @@
 // footprint's helpers put on the span (`footprint.tool.arguments_from`, `footprint.tool.read_only`).
 // Must never throw, and never call a result "empty" when it was not captured (undefined).
 
-import type { SpanToolDeclaration, ToolExecution, ToolStatus } from '../model/agent.js';
+import { toolStatusOf } from './tool-status.js';
+import type { SpanToolDeclaration, ToolExecution } from '../model/agent.js';
 import { refOf, type AttrValue, type SpanData } from '../model/telemetry.js';
 import { ATTR_DECL_ARGUMENTS_FROM, ATTR_DECL_READ_ONLY } from '../findings/names.js';
-import { ERROR_TYPE, GEN_AI_TOOL_CALL_ARGUMENTS, GEN_AI_TOOL_CALL_ID, GEN_AI_TOOL_CALL_RESULT, GEN_AI_TOOL_NAME, OP_EXECUTE_TOOL } from './keys-genai.js';
+import { GEN_AI_TOOL_CALL_ARGUMENTS, GEN_AI_TOOL_CALL_ID, GEN_AI_TOOL_CALL_RESULT, GEN_AI_TOOL_NAME, OP_EXECUTE_TOOL } from './keys-genai.js';
 import { type GenAiScope, nonBlank, readJsonOrRaw, reportOn } from './genai-parts.js';
 import type { ReadContext } from './types.js';
 import { conversationIdOf } from './genai-conversation.js';
 
 const SPAN_NAME_PREFIX = `${OP_EXECUTE_TOOL} `;
-
-function statusOf(span: SpanData): { status: ToolStatus; errorMessage?: string } {
-  const errorType = nonBlank(span.attributes[ERROR_TYPE]);
-  if (span.status.code === 2 || errorType !== undefined) {
-    const message = nonBlank(span.status.message) ?? errorType;
-    return { status: 'error', ...(message !== undefined ? { errorMessage: message } : {}) };
-  }
-  return { status: span.status.code === 1 ? 'ok' : 'unset' };
-}
 
 /** A string array, a JSON string of one, or one plain name; undefined with a diagnostic otherwise. */
 function namesOf(value: AttrValue, scope: GenAiScope): string[] | undefined {
@@ -76,7 +68,7 @@ export function readToolExecution(span: SpanData, ctx: ReadContext): ToolExecuti
     toolName,
     arguments: rawArgs === undefined || rawArgs === null ? undefined : readJsonOrRaw(rawArgs, GEN_AI_TOOL_CALL_ARGUMENTS, scope),
     result: rawResult === undefined || rawResult === null ? undefined : readJsonOrRaw(rawResult, GEN_AI_TOOL_CALL_RESULT, scope),
-    ...statusOf(span),
+    ...toolStatusOf(span),
     startTimeUnixNano: span.startTimeUnixNano,
     endTimeUnixNano: span.endTimeUnixNano,
     ...(declared ? { declared } : {}),

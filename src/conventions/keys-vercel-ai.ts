@@ -46,5 +46,3 @@ export const AI_TOOL_CALL_OUTPUT = 'ai.toolCall.output';
 export const EXECUTION_DENIED_DEFAULT = 'Tool call execution denied.';
 
 /** The span-event name OpenTelemetry's recordException writes. */
-export const EXCEPTION_EVENT = 'exception';
-export const EXCEPTION_MESSAGE = 'exception.message';

@@ -5,8 +5,9 @@
 // claim spans without `openinference.span.kind` (the app's GenAI spans belong to the genai reader),
 // and never report hidden content (OPENINFERENCE_HIDE_*) as an empty window.
 
+import { toolStatusOf } from './tool-status.js';
 import { z } from 'zod';
-import type { AgentTurn, LlmRequest, Message, ModelEvent, Part, Role, ToolCall, ToolDefinition, ToolExecution, ToolStatus } from '../model/agent.js';
+import type { AgentTurn, LlmRequest, Message, ModelEvent, Part, Role, ToolCall, ToolDefinition, ToolExecution } from '../model/agent.js';
 import type { AttrValue, SpanData } from '../model/telemetry.js';
 import { refOf } from '../model/telemetry.js';
 import type { DiagnosticLevel } from '../model/diagnostics.js';
@@ -73,20 +74,6 @@ function parseArguments(raw: string, span: SpanData, ctx: ReadContext, key: stri
   return parsed === undefined ? raw : parsed;
 }
 
-function statusOf(span: SpanData): ToolStatus {
-  return span.status.code === 2 ? 'error' : span.status.code === 1 ? 'ok' : 'unset';
-}
-
-function errorMessageOf(span: SpanData): string | undefined {
-  if (span.status.message) return span.status.message;
-  for (const e of span.events) {
-    if (e.name === 'exception') {
-      const m = e.attributes['exception.message'];
-      if (typeof m === 'string' && m !== '') return m;
-    }
-  }
-  return undefined;
-}
 
 function mapRole(role: string | undefined): Role | undefined {
   switch (role) {
@@ -621,7 +608,6 @@ function readTool(span: SpanData, ctx: ReadContext): ToolExecution {
   // The result stays the string the tool returned: that is what the model is shown.
   const result = rawResult === REDACTED_VALUE ? undefined : rawResult;
   const conversationId = idString(attrs[SESSION_ID]);
-  const errorMessage = errorMessageOf(span);
   return {
     kind: 'tool-execution',
     span: refOf(span),
@@ -632,8 +618,7 @@ function readTool(span: SpanData, ctx: ReadContext): ToolExecution {
     toolName,
     arguments: args,
     result,
-    status: statusOf(span),
-    ...(errorMessage ? { errorMessage } : {}),
+    ...toolStatusOf(span),
     startTimeUnixNano: span.startTimeUnixNano,
     endTimeUnixNano: span.endTimeUnixNano,
   };

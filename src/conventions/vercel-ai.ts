@@ -5,8 +5,9 @@
 // span's own attributes, and never report unrecorded content (recordInputs/recordOutputs false)
 // as an empty window.
 
+import { toolStatusOf } from './tool-status.js';
 import { z } from 'zod';
-import type { AgentTurn, LlmRequest, Message, ModelEvent, Part, Role, ToolCall, ToolDefinition, ToolExecution, ToolStatus } from '../model/agent.js';
+import type { AgentTurn, LlmRequest, Message, ModelEvent, Part, Role, ToolCall, ToolDefinition, ToolExecution } from '../model/agent.js';
 import type { AttrValue, SpanData } from '../model/telemetry.js';
 import { refOf } from '../model/telemetry.js';
 import type { DiagnosticLevel } from '../model/diagnostics.js';
@@ -34,8 +35,6 @@ import {
   AI_TOOL_CALL_NAME,
   AI_TOOL_CALL_OUTPUT,
   AI_TOOL_CALL_RESULT,
-  EXCEPTION_EVENT,
-  EXCEPTION_MESSAGE,
   EXECUTION_DENIED_DEFAULT,
   SPAN_DO_GENERATE,
   SPAN_DO_STREAM,
@@ -99,19 +98,6 @@ function conversationIdOf(span: SpanData): string | undefined {
   return idString(span.attributes[AI_METADATA_CONVERSATION_ID]) ?? idString(span.attributes[AI_METADATA_SESSION_ID]);
 }
 
-function statusOf(span: SpanData): ToolStatus {
-  return span.status.code === 2 ? 'error' : span.status.code === 1 ? 'ok' : 'unset';
-}
-
-function errorMessageOf(span: SpanData): string | undefined {
-  if (span.status.message) return span.status.message;
-  for (const e of span.events) {
-    if (e.name !== EXCEPTION_EVENT) continue;
-    const m = e.attributes[EXCEPTION_MESSAGE];
-    if (typeof m === 'string' && m !== '') return m;
-  }
-  return undefined;
-}
 
 // ---------------------------------------------------------------------------------------------
 // ai.prompt.messages (LanguageModelV1/V2/V3 prompt)
@@ -356,7 +342,6 @@ function readToolCall(span: SpanData, ctx: ReadContext): ToolExecution | undefin
   const args = rawArgs === undefined ? undefined : parseJsonString(rawArgs, span, ctx, argsKey);
   const result = rawResult === undefined ? undefined : parseJsonString(rawResult, span, ctx, resultKey);
   const conversationId = conversationIdOf(span);
-  const errorMessage = errorMessageOf(span);
   return {
     kind: 'tool-execution',
     span: refOf(span),
@@ -367,8 +352,7 @@ function readToolCall(span: SpanData, ctx: ReadContext): ToolExecution | undefin
     toolName,
     arguments: args,
     result,
-    status: statusOf(span),
-    ...(errorMessage ? { errorMessage } : {}),
+    ...toolStatusOf(span),
     startTimeUnixNano: span.startTimeUnixNano,
     endTimeUnixNano: span.endTimeUnixNano,
   };
