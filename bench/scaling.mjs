@@ -29,7 +29,9 @@ export function scalingWindow() {
     points.push({ windowKB: kb, microseconds: Math.round(us), usPerKB: +(us / kb).toFixed(2) });
   }
   const ratio = +(points.at(-1).usPerKB / points[0].usPerKB).toFixed(2);
-  return { points, ratio, target: 'per-KB cost at 1 MB / at 10 KB ≤ 2 (linear)' };
+  // Fixed costs dominate 10 KB; the per-KB cost from 100 KB to 1 MB shows the slope alone.
+  const ratioFrom100KB = +(points.at(-1).usPerKB / points[2].usPerKB).toFixed(2);
+  return { points, ratio, ratioFrom100KB, target: 'per-KB cost at 1 MB / at 10 KB ≤ 2 (linear)' };
 }
 
 export function scalingArgs() {

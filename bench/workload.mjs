@@ -21,30 +21,44 @@ export function toolResult(ids, bytes) {
 }
 
 /**
- * One chat span whose window holds `messages` messages (~`windowBytes` of text in all) and whose
- * response chooses `calls` tool calls with `argsPerCall` string arguments each, all grounded.
+ * The content of one chat call: an input window of `messages` messages (~`windowBytes` of text in
+ * all) and a response choosing `calls` tool calls with `argsPerCall` string arguments each. Every
+ * argument is grounded in the window, except `ungrounded` of them (the last call's first ones),
+ * which take a value nothing served. `salt` varies the text so windows are not identical.
  */
-export function chatSpan({ messages = 50, windowBytes = 40_000, calls = 3, argsPerCall = 5, traceId = TRACE, conversationId = 'conv-bench' } = {}) {
+export function chatContent({ messages = 50, windowBytes = 40_000, calls = 3, argsPerCall = 5, ungrounded = 0, salt = '' } = {}) {
   const ids = Array.from({ length: calls * argsPerCall }, (_, i) => `srv-db-${String(i).padStart(4, '0')}`);
   const per = Math.max(64, Math.floor(windowBytes / messages));
   const input = [
-    { role: 'system', parts: [{ type: 'text', content: 'You are a backup triage assistant. Use only identifiers tools return.' }] },
+    { role: 'system', parts: [{ type: 'text', content: `You are a backup triage assistant. Use only identifiers tools return.${salt}` }] },
     // The inventory that grounds every argument the response chooses.
     { role: 'tool', parts: [{ type: 'tool_call_response', id: 'call_inventory', response: JSON.stringify(ids.map((id) => ({ machine_id: id }))) }] },
   ];
   for (let m = 2; m < messages; m++) {
-    if (m % 3 === 1) input.push({ role: 'user', parts: [{ type: 'text', content: `Question ${m}: ${'please check the machines '.repeat(Math.ceil(per / 26)).slice(0, per)}` }] });
+    if (m % 3 === 1) input.push({ role: 'user', parts: [{ type: 'text', content: `Question ${m}${salt}: ${'please check the machines '.repeat(Math.ceil(per / 26)).slice(0, per)}` }] });
     else if (m % 3 === 2) input.push({ role: 'assistant', parts: [{ type: 'tool_call', id: `call_${m}`, name: 'list_machines', arguments: { customer: 'acme' } }] });
     else input.push({ role: 'tool', parts: [{ type: 'tool_call_response', id: `call_${m - 1}`, response: toolResult(ids, per) }] });
   }
   const toolCalls = [];
   for (let c = 0; c < calls; c++) {
     const args = {};
-    for (let a = 0; a < argsPerCall; a++) args[`arg_${a}`] = ids[(c * argsPerCall + a) % ids.length];
+    for (let a = 0; a < argsPerCall; a++) {
+      const bad = c === calls - 1 && a < ungrounded;
+      args[`arg_${a}`] = bad ? `srv-db-${9000 + a}` : ids[(c * argsPerCall + a) % ids.length];
+    }
     toolCalls.push({ type: 'tool_call', id: `call_out_${c}`, name: 'backup_status', arguments: args });
   }
   const output = [{ role: 'assistant', finish_reason: 'tool_call', parts: toolCalls }];
-  return {
+  return { input, output, toolCalls, ids };
+}
+
+/**
+ * One chat span whose window holds `messages` messages (~`windowBytes` of text in all) and whose
+ * response chooses `calls` tool calls with `argsPerCall` string arguments each, all grounded.
+ */
+export function chatSpan({ messages = 50, windowBytes = 40_000, calls = 3, argsPerCall = 5, traceId = TRACE, conversationId = 'conv-bench', ungrounded = 0, salt = '', parentSpanId } = {}) {
+  const { input, output } = chatContent({ messages, windowBytes, calls, argsPerCall, ungrounded, salt });
+  const span = {
     traceId,
     spanId: nextSpanId(),
     name: 'chat gpt-4o-mini',
@@ -64,6 +78,62 @@ export function chatSpan({ messages = 50, windowBytes = 40_000, calls = 3, argsP
     resource: { 'service.name': 'bench-agent' },
     scope: { name: 'bench' },
   };
+  if (parentSpanId) span.parentSpanId = parentSpanId;
+  return span;
 }
+
+/** The `execute_tool` span of one chosen call (SpanData), with a small JSON result. */
+export function toolSpan(call, { traceId = TRACE, parentSpanId } = {}) {
+  const span = {
+    traceId,
+    spanId: nextSpanId(),
+    name: `execute_tool ${call.name}`,
+    kind: 1,
+    startTimeUnixNano: 3n,
+    endTimeUnixNano: 4n,
+    attributes: {
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': call.name,
+      'gen_ai.tool.call.id': call.id,
+      'gen_ai.tool.type': 'function',
+      'gen_ai.tool.call.arguments': JSON.stringify(call.arguments),
+      'gen_ai.tool.call.result': JSON.stringify({ status: 'ok', last_backup: '2024-05-01T02:00:00Z' }),
+    },
+    events: [],
+    status: { code: 0 },
+    resource: { 'service.name': 'bench-agent' },
+    scope: { name: 'bench' },
+  };
+  if (parentSpanId) span.parentSpanId = parentSpanId;
+  return span;
+}
+
+/**
+ * One agent turn as SpanData: the `invoke_agent` root, its chat span and one `execute_tool` span
+ * per chosen call (5 spans with the defaults), in the order they end (children first).
+ */
+export function agentTurnSpans({ traceId, conversationId, ungrounded = 0, salt = '', windowBytes = 40_000 } = {}) {
+  const rootId = nextSpanId();
+  const chat = chatSpan({ traceId, conversationId, ungrounded, salt, windowBytes, parentSpanId: rootId });
+  const output = JSON.parse(chat.attributes['gen_ai.output.messages']);
+  const tools = output[0].parts.map((call) => toolSpan(call, { traceId, parentSpanId: rootId }));
+  const root = {
+    traceId,
+    spanId: rootId,
+    name: 'invoke_agent backup-triage',
+    kind: 1,
+    startTimeUnixNano: 0n,
+    endTimeUnixNano: 5n,
+    attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'backup-triage', 'gen_ai.conversation.id': conversationId, 'gen_ai.request.model': 'gpt-4o-mini', 'gen_ai.provider.name': 'openai' },
+    events: [],
+    status: { code: 0 },
+    resource: { 'service.name': 'bench-agent' },
+    scope: { name: 'bench' },
+  };
+  return [chat, ...tools, root];
+}
+
+/** windowBytes that makes the 50-message window about 41 KB of JSON (the issue's agent workload). */
+export const AGENT_WINDOW_BYTES = 50_000;
 
 export const BENCH_DECLARATIONS = { tools: { backup_status: { argumentsFrom: ['list_machines'] }, list_machines: { readOnly: true } } };

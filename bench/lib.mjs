@@ -1,0 +1,84 @@
+// Shared helpers for the benches: median, side-by-side interleaved rounds, the no-op exporter,
+// and the one line each bench child prints for bench/run.mjs to collect.
+
+export const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const n = s.length;
+  return n === 0 ? NaN : n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+};
+
+export const round = (x, digits = 2) => +x.toFixed(digits);
+
+/**
+ * Runs `variants` (name -> async () => number of nanoseconds for the round) in alternating order,
+ * `rounds` times each after `warmup` untimed rounds each, so machine noise falls on both alike.
+ * Returns each variant's per-round figures and median.
+ */
+export async function interleave(variants, { rounds = 5, warmup = 1 } = {}) {
+  const names = Object.keys(variants);
+  for (let w = 0; w < warmup; w++) for (const n of names) await variants[n]();
+  const times = Object.fromEntries(names.map((n) => [n, []]));
+  for (let r = 0; r < rounds; r++) {
+    const order = r % 2 === 0 ? names : [...names].reverse();
+    for (const n of order) {
+      if (globalThis.gc) globalThis.gc();
+      times[n].push(await variants[n]());
+    }
+  }
+  return Object.fromEntries(names.map((n) => [n, { rounds: times[n], median: median(times[n]) }]));
+}
+
+/**
+ * Side by side at a fine grain: each round runs `blocks` blocks of each variant, alternating
+ * A B B A ..., so a burst of machine noise lands on both alike. `variants` maps a name to an
+ * async function(blockIndex) that runs one block; `setup()` / `teardown()` run once per round
+ * around the blocks, untimed. Returns per variant the time of each round (ns, sum of its blocks)
+ * and the median, and the median of the per-round ratios second/first.
+ */
+export async function interleaveBlocks(makeRound, { rounds = 5, blocks = 50, warmupBlocks = 5 } = {}) {
+  const perRound = [];
+  for (let r = -1; r < rounds; r++) {
+    const variants = await makeRound(r);
+    const names = Object.keys(variants).filter((n) => n !== 'teardown');
+    const sums = Object.fromEntries(names.map((n) => [n, 0]));
+    const count = r < 0 ? warmupBlocks : blocks; // round -1 warms up, untimed
+    for (let b = 0; b < count; b++) {
+      const order = b % 2 === 0 ? names : [...names].reverse();
+      for (const n of order) {
+        const t0 = process.hrtime.bigint();
+        await variants[n](b);
+        sums[n] += Number(process.hrtime.bigint() - t0);
+      }
+    }
+    if (variants.teardown) await variants.teardown();
+    if (r >= 0) perRound.push(sums);
+    if (globalThis.gc) globalThis.gc();
+  }
+  const names = Object.keys(perRound[0]);
+  const out = Object.fromEntries(names.map((n) => [n, { rounds: perRound.map((s) => s[n]), median: median(perRound.map((s) => s[n])) }]));
+  out.ratio = median(perRound.map((s) => s[names[1]] / s[names[0]]));
+  return out;
+}
+
+/** An exporter that accepts everything at once and counts what it was given. */
+export function noopExporter() {
+  const ex = {
+    exported: 0,
+    export(spans, done) {
+      ex.exported += spans.length;
+      done({ code: 0 });
+    },
+    shutdown: () => Promise.resolve(),
+    forceFlush: () => Promise.resolve(),
+  };
+  return ex;
+}
+
+export const yieldToLoop = () => new Promise((r) => setImmediate(r));
+
+/** The line bench/run.mjs reads from a bench child: `BENCH-RESULT <key> <json>`. */
+export function emit(key, result) {
+  console.log(`BENCH-RESULT ${key} ${JSON.stringify(result)}`);
+}
+
+export const isMain = (url) => url === `file://${process.argv[1]}`;

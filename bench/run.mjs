@@ -1,0 +1,89 @@
+// `npm run bench`: runs each benchmark in its own child process (fresh heap), prints each one's
+// output, then a summary table, and writes bench/results.json (one key per benchmark with its
+// measured figures, its ratio where it has one, and its target). Needs a current build (dist/).
+
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { readFileSync } from 'node:fs';
+
+const here = new URL('.', import.meta.url);
+const BENCHES = [
+  { key: 'sdk-ordinary', file: 'sdk.mjs', args: ['ordinary'] },
+  { key: 'sdk-agent', file: 'sdk.mjs', args: ['agent'] },
+  { key: 'service-throughput', file: 'service.mjs', args: [] },
+  { key: 'scaling-window', file: 'scaling-run.mjs', args: ['window'] },
+  { key: 'scaling-args', file: 'scaling-run.mjs', args: ['args'] },
+  { key: 'memory', file: 'memory.mjs', args: [], node: ['--expose-gc'] },
+];
+
+function runChild(b) {
+  return new Promise((resolve) => {
+    const t0 = Date.now();
+    const child = spawn(process.execPath, [...(b.node ?? []), new URL(b.file, here).pathname, ...b.args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      for (const line of String(d).split('\n')) if (line && !line.startsWith('BENCH-RESULT ')) process.stdout.write(`  ${line}\n`);
+    });
+    child.on('exit', (code) => {
+      const results = {};
+      for (const line of out.split('\n')) {
+        const m = /^BENCH-RESULT (\S+) (.*)$/.exec(line);
+        if (m) results[m[1]] = JSON.parse(m[2]);
+      }
+      resolve({ code, results, seconds: (Date.now() - t0) / 1000 });
+    });
+  });
+}
+
+const cpuModel = (() => {
+  try {
+    return /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpus()[0]?.model;
+  } catch {
+    return cpus()[0]?.model;
+  }
+})();
+const machine = { nproc: cpus().length, cpu: cpuModel, node: process.version, platform: `${process.platform} ${process.arch}` };
+console.log(`footprint-otel benchmarks: ${machine.nproc} CPUs (${machine.cpu}), node ${machine.node}`);
+
+const results = { machine, command: 'npm run bench (npm run build --silent && node bench/run.mjs)', date: new Date().toISOString() };
+const t0 = Date.now();
+for (const b of BENCHES) {
+  console.log(`\n== ${b.key}`);
+  const r = await runChild(b);
+  if (r.code !== 0 || !r.results[b.key]) {
+    console.log(`  ${b.key} failed (exit ${r.code})`);
+    results[b.key] = { error: `exit ${r.code}`, target: null };
+  } else results[b.key] = { ...r.results[b.key], benchSeconds: Math.round(r.seconds) };
+}
+results.totalSeconds = Math.round((Date.now() - t0) / 1000);
+
+const fmt = (key) => {
+  const r = results[key];
+  if (!r || r.error) return ['failed', '', ''];
+  switch (key) {
+    case 'sdk-ordinary':
+      return [`BSP ${r.nsPerSpanBsp} ns/span, +footprint ${r.nsPerSpanFootprint} ns/span (+${r.overheadNsPerSpan})`, r.ratio, r.target];
+    case 'sdk-agent':
+      return [`BSP ${r.usPerChatSpanBsp} µs/chat span, +footprint ${r.usPerChatSpanFootprint} µs (+${r.overheadUsPerChatSpan})`, r.ratio, r.target];
+    case 'service-throughput':
+      return [`full ${r.full.spansPerSecond} spans/s (${r.full.spansPerServiceCpuSecond}/CPU-s), pass-through ${r.passThrough.spansPerSecond}, decode+encode ${r.decodeEncode.spansPerSecond}`, r.ratio, r.target];
+    case 'scaling-window':
+      return [r.points.map((p) => `${p.windowKB}KB ${p.microseconds}µs`).join(', '), r.ratio, r.target];
+    case 'scaling-args':
+      return [r.points.map((p) => `${p.arguments} ${p.microseconds}µs`).join(', '), r.ratio, r.target];
+    case 'memory':
+      return [`rss ${r.final.rssMB} MB, heap ${r.final.heapUsedMB} MB; held ${r.coreStats.conversations}, evicted ${r.coreStats.evictedConversations}, state ${r.coreStats.stateMB} MB`, '', r.target];
+  }
+};
+console.log(`\n== summary (${results.totalSeconds} s)`);
+const rows = BENCHES.map((b) => [b.key, ...fmt(b.key), results[b.key]?.met === undefined ? '' : results[b.key].met ? 'met' : 'MISSED']);
+const head = ['benchmark', 'figures', 'ratio', 'target', 'verdict'];
+const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+const line = (r) => `| ${r.map((c, i) => String(c).padEnd(w[i])).join(' | ')} |`;
+console.log(line(head));
+console.log(`|${w.map((n) => '-'.repeat(n + 2)).join('|')}|`);
+for (const r of rows) console.log(line(r));
+writeFileSync(new URL('results.json', here), `${JSON.stringify(results, null, 2)}\n`);
+console.log('\nwrote bench/results.json');

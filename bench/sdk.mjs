@@ -1,0 +1,224 @@
+// SDK overhead: the same spans through a real BasicTracerProvider with BatchSpanProcessor alone
+// vs FootprintSpanProcessor in front of the same kind of BatchSpanProcessor (a no-op exporter),
+// measured side by side in alternating rounds in this one process.
+//   sdk-ordinary: 100,000 ordinary (non-GenAI) HTTP-server spans per round; ns/span, ratio ≤ 1.05.
+//   sdk-agent: agent turns (invoke_agent + chat + 3 execute_tool); the chat window holds 50
+//     messages (~41 KB of JSON, stringified at span end like an instrumentation does) and chooses
+//     3 calls with 5 string arguments each; µs per chat span (its whole turn), ratio ≤ 1.5.
+// Usage: node bench/sdk.mjs [ordinary|agent]   (both when no argument)
+
+import { context, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { FootprintSpanProcessor } from '../dist/index.js';
+import { chatContent, AGENT_WINDOW_BYTES, BENCH_DECLARATIONS } from './workload.mjs';
+import { emit, interleaveBlocks, isMain, noopExporter, round, yieldToLoop } from './lib.mjs';
+
+const ORDINARY_SPANS = 100_000;
+const AGENT_TURNS = 600;
+const TURNS_PER_CONVERSATION = 5;
+const ROUNDS = 5;
+
+/** A provider whose one processor is the BSP alone, or footprint in front of it. */
+function pipeline(withFootprint) {
+  const exporter = noopExporter();
+  const bsp = new BatchSpanProcessor(exporter);
+  const fp = withFootprint ? new FootprintSpanProcessor({ next: bsp, declarations: BENCH_DECLARATIONS }) : null;
+  const provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': 'bench-agent' }), spanProcessors: [fp ?? bsp] });
+  return { provider, exporter, fp };
+}
+
+const HTTP_ATTRS = {
+  'http.request.method': 'GET',
+  'url.path': '/api/orders/12345',
+  'url.scheme': 'http',
+  'http.route': '/api/orders/:id',
+  'server.address': 'shop.internal',
+  'server.port': 8080,
+  'network.protocol.version': '1.1',
+  'user_agent.original': 'Mozilla/5.0 (X11; Linux x86_64)',
+};
+
+const ORDINARY_BLOCKS = 50;
+
+/** One round: both pipelines, each running ORDINARY_SPANS spans in ORDINARY_BLOCKS blocks. */
+function ordinaryRound() {
+  const per = ORDINARY_SPANS / ORDINARY_BLOCKS;
+  const make = (withFootprint) => {
+    const p = pipeline(withFootprint);
+    p.tracer = p.provider.getTracer('@opentelemetry/instrumentation-http', '0.200.0');
+    return p;
+  };
+  const bsp = make(false);
+  const fp = make(true);
+  const block = async (p) => {
+    const tracer = p.tracer;
+    for (let i = 0; i < per; i++) {
+      const span = tracer.startSpan('GET /api/orders/:id', { kind: SpanKind.SERVER, attributes: HTTP_ATTRS });
+      span.setAttribute('http.response.status_code', 200);
+      span.end();
+      // Let the BatchSpanProcessor export (as an app's event loop would), so nothing is dropped.
+      if ((i & 255) === 255) await yieldToLoop();
+    }
+    await yieldToLoop();
+  };
+  return {
+    bsp: () => block(bsp),
+    footprint: () => block(fp),
+    async teardown() {
+      for (const p of [bsp, fp]) {
+        await p.provider.forceFlush();
+        const expected = p.exporter.exported; // warm-up rounds run fewer blocks
+        if (expected % per !== 0) throw new Error(`sdk-ordinary: exported ${expected}, not whole blocks`);
+        await p.provider.shutdown();
+      }
+      if (bsp.exporter.exported !== fp.exporter.exported) throw new Error(`sdk-ordinary: exported ${bsp.exporter.exported} vs ${fp.exporter.exported}`);
+    },
+  };
+}
+
+export async function sdkOrdinary({ rounds = ROUNDS } = {}) {
+  const r = await interleaveBlocks(ordinaryRound, { rounds, blocks: ORDINARY_BLOCKS });
+  const per = (x) => x / ORDINARY_SPANS;
+  const base = per(r.bsp.median);
+  const fp = per(r.footprint.median);
+  return {
+    spansPerRound: ORDINARY_SPANS,
+    rounds,
+    blocksPerRound: ORDINARY_BLOCKS,
+    nsPerSpanBsp: round(base, 0),
+    nsPerSpanFootprint: round(fp, 0),
+    overheadNsPerSpan: round(fp - base, 0),
+    roundsNsPerSpan: { bsp: r.bsp.rounds.map((x) => round(per(x), 0)), footprint: r.footprint.rounds.map((x) => round(per(x), 0)) },
+    ratio: round(r.ratio, 3),
+    target: 'ratio ≤ 1.05',
+    met: r.ratio <= 1.05,
+  };
+}
+
+// Distinct windows (a few, so strings are not all the same object), one in five with an argument
+// nothing served (so the annotation path runs too).
+let contents;
+function agentContents() {
+  contents ??= Array.from({ length: 10 }, (_, i) => chatContent({ windowBytes: AGENT_WINDOW_BYTES, ungrounded: i % 5 === 4 ? 1 : 0, salt: ` #${i}` }));
+  return contents;
+}
+
+function agentTurn(tracer, conversationId, content) {
+  const root = tracer.startSpan('invoke_agent backup-triage', {
+    kind: SpanKind.INTERNAL,
+    attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'backup-triage', 'gen_ai.conversation.id': conversationId, 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'gpt-4o-mini' },
+  });
+  const ctx = trace.setSpan(ROOT_CONTEXT, root);
+  const chat = tracer.startSpan('chat gpt-4o-mini', { kind: SpanKind.CLIENT, attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'gpt-4o-mini' } }, ctx);
+  // What an instrumentation does when the response is in: the content as JSON strings.
+  chat.setAttributes({
+    'gen_ai.input.messages': JSON.stringify(content.input),
+    'gen_ai.output.messages': JSON.stringify(content.output),
+    'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
+    'gen_ai.response.finish_reasons': ['tool_calls'],
+    'gen_ai.usage.input_tokens': 10_412,
+    'gen_ai.usage.output_tokens': 96,
+  });
+  chat.end();
+  for (const call of content.toolCalls) {
+    const t = tracer.startSpan(`execute_tool ${call.name}`, { kind: SpanKind.INTERNAL, attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': call.name, 'gen_ai.tool.call.id': call.id, 'gen_ai.tool.type': 'function', 'gen_ai.tool.call.arguments': JSON.stringify(call.arguments) } }, ctx);
+    t.setAttribute('gen_ai.tool.call.result', JSON.stringify({ status: 'ok', last_backup: '2024-05-01T02:00:00Z' }));
+    t.end();
+  }
+  root.end();
+}
+
+const AGENT_BLOCKS = 30;
+let lastStats = null;
+
+/** One round: both pipelines, each running `turns` agent turns in AGENT_BLOCKS blocks. */
+function agentRound(turns = AGENT_TURNS) {
+  const per = Math.ceil(turns / AGENT_BLOCKS);
+  const cs = agentContents();
+  const make = (withFootprint) => {
+    const p = pipeline(withFootprint);
+    p.tracer = p.provider.getTracer('bench-agent-app', '1.0.0');
+    p.turn = 0;
+    return p;
+  };
+  const bsp = make(false);
+  const fp = make(true);
+  const block = async (p) => {
+    for (let i = 0; i < per; i++, p.turn++) {
+      agentTurn(p.tracer, `conv-${Math.floor(p.turn / TURNS_PER_CONVERSATION)}`, cs[p.turn % cs.length]);
+      if ((i & 31) === 31) await yieldToLoop();
+    }
+    await yieldToLoop();
+  };
+  return {
+    bsp: () => block(bsp),
+    footprint: () => block(fp),
+    async teardown() {
+      const spansPerTurn = 2 + cs[0].toolCalls.length;
+      for (const p of [bsp, fp]) {
+        await p.provider.forceFlush();
+        if (p.exporter.exported !== p.turn * spansPerTurn) throw new Error(`sdk-agent: exported ${p.exporter.exported} of ${p.turn * spansPerTurn}`);
+      }
+      lastStats = fp.fp.stats();
+      await bsp.provider.shutdown();
+      await fp.provider.shutdown();
+    },
+  };
+}
+
+export async function sdkAgent({ rounds = ROUNDS, turns = AGENT_TURNS } = {}) {
+  const perBlock = Math.ceil(turns / AGENT_BLOCKS);
+  turns = perBlock * AGENT_BLOCKS;
+  const r = await interleaveBlocks(() => agentRound(turns), { rounds, blocks: AGENT_BLOCKS, warmupBlocks: 3 });
+  const per = (x) => x / turns / 1e3;
+  const base = per(r.bsp.median);
+  const fp = per(r.footprint.median);
+  const c = agentContents()[0];
+  return {
+    chatSpansPerRound: turns,
+    spansPerTurn: 2 + c.toolCalls.length,
+    windowMessages: c.input.length,
+    windowJsonBytes: JSON.stringify(c.input).length,
+    toolCallsPerChat: c.toolCalls.length,
+    argumentsPerCall: Object.keys(c.toolCalls[0].arguments).length,
+    rounds,
+    usPerChatSpanBsp: round(base, 1),
+    usPerChatSpanFootprint: round(fp, 1),
+    overheadUsPerChatSpan: round(fp - base, 1),
+    roundsUsPerChatSpan: { bsp: r.bsp.rounds.map((x) => round(per(x), 1)), footprint: r.footprint.rounds.map((x) => round(per(x), 1)) },
+    processorStats: lastStats && { ended: lastStats.ended, agentSpans: lastStats.agentSpans, annotated: lastStats.annotated, carriers: lastStats.carriers, errors: lastStats.errors, findingsByKind: lastStats.core?.findingsByKind },
+    ratio: round(r.ratio, 2),
+    target: 'ratio ≤ 1.5',
+    met: r.ratio <= 1.5,
+  };
+}
+
+/** For --cpu-prof: footprint's agent path only, many turns. */
+export async function agentProfile(turns = 3000) {
+  const r = agentRound(turns);
+  for (let b = 0; b < AGENT_BLOCKS; b++) await r.footprint(b);
+  await r.teardown();
+}
+
+if (isMain(import.meta.url)) {
+  const which = process.argv[2];
+  if (which === 'profile') {
+    await agentProfile();
+  } else if (which === 'profile-ordinary') {
+    const r = ordinaryRound();
+    for (let b = 0; b < 5 * ORDINARY_BLOCKS; b++) await r.footprint(b);
+    await r.teardown().catch(() => {});
+  } else {
+    if (!which || which === 'ordinary') {
+      const o = await sdkOrdinary();
+      console.log(`sdk-ordinary: ${o.spansPerRound} spans x ${o.rounds} rounds each (alternating blocks): BSP alone ${o.nsPerSpanBsp} ns/span, footprint+BSP ${o.nsPerSpanFootprint} ns/span (+${o.overheadNsPerSpan} ns), ratio ${o.ratio} (${o.target})`);
+      emit('sdk-ordinary', o);
+    }
+    if (!which || which === 'agent') {
+      const a = await sdkAgent();
+      console.log(`sdk-agent: ${a.chatSpansPerRound} turns x ${a.rounds} rounds each (alternating blocks) (window ${a.windowMessages} messages, ${a.windowJsonBytes} B JSON): BSP alone ${a.usPerChatSpanBsp} µs/chat span, footprint+BSP ${a.usPerChatSpanFootprint} µs (+${a.overheadUsPerChatSpan} µs), ratio ${a.ratio} (${a.target})`);
+      emit('sdk-agent', a);
+    }
+  }
+}

@@ -1,0 +1,19 @@
+// The service under test, in its own process (so its CPU time is its own): starts startService
+// with the config in argv[2] (JSON), sends {address} to the parent, answers {cpu, memory} on
+// 'stats' and shuts down on 'stop'.
+import { startService } from '../dist/service/serve.js';
+import { defaultServiceConfig } from '../dist/service/config.js';
+
+const over = JSON.parse(process.argv[2]);
+const config = { ...defaultServiceConfig(), grpcListen: null, embedded: { runs: 100, print: false }, ...over, limits: { ...defaultServiceConfig().limits, ...(over.limits ?? {}) } };
+const logs = [];
+const svc = await startService(config, { log: (level, message) => logs.length < 20 && level !== 'info' && logs.push(`${level} ${message}`) });
+process.send({ address: svc.address });
+process.on('message', async (m) => {
+  if (m === 'stats') process.send({ cpu: process.cpuUsage(), memory: process.memoryUsage(), logs });
+  if (m === 'stop') {
+    await svc.shutdown();
+    process.send({ stopped: true });
+    process.exit(0);
+  }
+});
