@@ -3,6 +3,7 @@
 // read from core.stats() at scrape time. Must never throw at a caller: metric updates are
 // fire-and-forget, and a failing stats() read leaves the last value.
 
+import { CHECK_CATALOG } from '../checks/catalog.js';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CoreStats } from '../runs/footprint.js';
 import * as N from './names.js';
@@ -44,6 +45,8 @@ export class ServiceMetrics {
     this.exportRetries = new Counter({ name: N.M_EXPORT_RETRIES, help: 'Batches re-sent by a client after a failed export (recognised by content), answered from the replay cache.', labelNames: ['signal'], registers: r });
     this.retryResponses = new Counter({ name: N.M_RETRY_RESPONSES, help: 'Answers with Retry-After (429 queue full, 503 downstream failure).', labelNames: ['status'], registers: r });
     this.findings = new Counter({ name: N.M_FINDINGS, help: 'Findings written, by kind and seam.', labelNames: ['kind', 'seam'], registers: r });
+    // Every kind's series exists from the start at 0, so `increase()` sees the first finding.
+    for (const c of CHECK_CATALOG) for (const kind of c.kinds ?? [c.id]) this.findings.labels({ kind, seam: c.seam }).inc(0);
     this.evaluations = new Counter({ name: N.M_EVALUATIONS, help: 'gen_ai.evaluation.result log records, by outcome.', labelNames: ['outcome'], registers: r });
     this.inFlight = new Gauge({ name: N.M_QUEUE, help: 'Batches being processed or exported, plus those waiting.', registers: r });
     this.requestSeconds = new Histogram({
