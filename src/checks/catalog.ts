@@ -35,3 +35,7 @@ export function checkOfKind(kind: string): string {
 /** The reason request-reading checks give for a turn whose trace holds no LLM request span at all. */
 export const NO_LLM_SPANS =
   'the turn has no LLM request span: the LLM instrumentation recorded nothing (not registered, or an unsupported client version such as openai@7)';
+
+/** The reason a check that reads conversation history gives when that history was cut at a bound. */
+export const STATE_INCOMPLETE =
+  "the conversation's state was cut at its bound (maxCallsPerConversation / maxBytesPerConversation): earlier results may be missing";

@@ -13,14 +13,14 @@ import type { ConversationState, ConversationStore } from './conversations.js';
 import { ledgerRowOf } from './ledger-row.js';
 import { unsupportedArguments, type EarlierServed, type ExternalGroundUse } from '../checks/unsupported-argument.js';
 import { danglingReferences } from '../checks/dangling-reference.js';
-import { emptyLookups } from '../checks/empty-lookup.js';
+import { emptyLookups, NO_PRODUCER_RESULT } from '../checks/empty-lookup.js';
 import { resultColumns } from '../checks/result-columns.js';
 import { unsupportedValues, type WindowResult } from '../checks/unsupported-value.js';
 import { priorTurnEvidence } from '../checks/prior-turn-evidence.js';
 import { unsupportedClaims } from '../checks/unsupported-claim.js';
 import { refusalAssertsAbsence } from '../checks/refusal-asserts-absence.js';
 import { answerStanding } from '../checks/answer-standing.js';
-import { CHECK_CATALOG, CONTENT_NOT_CAPTURED } from '../checks/catalog.js';
+import { CHECK_CATALOG, CONTENT_NOT_CAPTURED, STATE_INCOMPLETE } from '../checks/catalog.js';
 import type { Declarations } from '../declarations/types.js';
 import type { Redaction } from './footprint.js';
 import { redactValue } from '../findings/quote.js';
@@ -181,6 +181,13 @@ export function checkExecution(ctx: SeamContext, state: ConversationState, ex: T
         .filter((r) => producers.has(r.toolName) && r.result !== undefined && r.outcome === 'ran')
         .map((r) => ({ toolName: r.toolName, ...(r.callId ? { callId: r.callId } : {}), text: resultText(r.result), ...(r.request !== undefined ? { request: r.request } : {}) }));
   const lookup = emptyLookups({ row, declaration, producerResults, maxArgumentLeaves: ctx.limits.maxArgumentLeaves, quotedValueChars: ctx.limits.quotedValueChars });
+  // Past its bounds the conversation's ledger is partial: "no earlier producer result" may only
+  // mean the result was not kept, and the disposition says so instead of guessing.
+  const missing = lookup.tally.unreachableReasons[NO_PRODUCER_RESULT];
+  if (state.incomplete && missing !== undefined) {
+    delete lookup.tally.unreachableReasons[NO_PRODUCER_RESULT];
+    lookup.tally.unreachableReasons[STATE_INCOMPLETE] = missing;
+  }
   const columns = resultColumns({ row, declaration, quotedValueChars: ctx.limits.quotedValueChars });
   out.findings.push(...lookup.findings, ...columns.findings);
   out.tallies.push(lookup.tally, columns.tally);

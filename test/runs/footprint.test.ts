@@ -250,3 +250,19 @@ describe('regression: the disposition stays valid JSON under the attribute bound
     }
   });
 });
+
+describe('unit: past its bounds the state says it is incomplete instead of guessing', () => {
+  it('an empty lookup whose producers were not kept is unreachable because the state was cut', () => {
+    const { doc } = loadFixture('traceloop-openai', 'backup-triage');
+    const spans = doc.spans.map((s) => s.span);
+    // So small that the producers' results of turn 1 are not kept.
+    const core = new FootprintCore({ declarations: decl, limits: { maxBytesPerConversation: 300 } });
+    const result = core.process({ spans });
+    expect(result.findings.filter((f) => f.kind === 'empty-lookup')).toEqual([]);
+    const d = disposition(core, spans, result);
+    const row = d[1]!.checks.find((c: { check: string }) => c.check === 'empty-lookup');
+    expect(Object.keys(row.unreachable_reasons)).toEqual([expect.stringMatching(/^the conversation's state was cut at its bound/)]);
+    // The request-local check does not depend on that history: it still finds the fragment.
+    expect(result.findings.filter((f) => f.kind === 'unsupported-argument')).toHaveLength(1);
+  });
+});
