@@ -50,7 +50,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   quotedValueChars: 64,
   maxWrittenAttributeBytes: 2000,
   maxFindingsPerSpan: 64,
-  maxRememberedSpans: 200_000,
+  maxRememberedSpans: 50_000,
 });
 
 /** Merges user limits over the defaults; a non-positive or non-finite number keeps the default. */

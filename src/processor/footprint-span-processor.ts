@@ -16,7 +16,9 @@ import type { LogData, SpanData } from '../model/telemetry.js';
 import { spanKey } from '../model/telemetry.js';
 import { annotate, fromSpanData, hrTimeToNanos, otlpKind, resourceAttributes, scopeOf, toSpanData } from './sdk-span.js';
 import { CONVERSATION_ID_KEYS } from '../conventions/conversation-keys.js';
-import { looksLikeAgentSpan } from './recognize.js';
+import { hasAnyKey, looksLikeAgentSpan } from './recognize.js';
+
+const CONVERSATION_KEY_SET: ReadonlySet<string> = new Set(CONVERSATION_ID_KEYS);
 import { PendingLogs, type PendingLogStats } from './log-buffer.js';
 
 const MAX_AGENT_TRACES = 10_000;
@@ -143,7 +145,7 @@ export class FootprintSpanProcessor implements SpanProcessor {
     if (this.core.noteSpanStart) {
       try {
         const attrs = (span as unknown as ReadableSpan).attributes;
-        if (attrs) {
+        if (attrs && hasAnyKey(attrs, CONVERSATION_KEY_SET)) {
           for (let i = 0; i < CONVERSATION_ID_KEYS.length; i++) {
             const k = CONVERSATION_ID_KEYS[i]!;
             const v = attrs[k];

@@ -16,6 +16,7 @@ export interface ConversationState {
   requests: number;
   /** Served strings of earlier requests, first sighting of each text only. */
   served: EarlierServed[];
+  /** `servedKey` of every kept served string. */
   servedTexts: Set<string>;
   /** Tools whose results some earlier request's window held. */
   resultTools: Set<string>;
@@ -45,6 +46,16 @@ export interface PendingChoice {
 export function conversationKey(tenant: string, conversationId: string | undefined, traceId: string): string {
   // Without a conversation id, state is scoped to the trace: never merged across traces by guess.
   return conversationId ? `${tenant}\u0000conv\u0000${conversationId}` : `${tenant}\u0000trace\u0000${traceId}`;
+}
+
+/**
+ * The identity of a served string for "first sighting" bookkeeping: its length and both ends,
+ * not the whole text, so a long window is not hashed on every request. Two different strings
+ * with the same length and ends would share a key: the later one is then not kept as a separate
+ * sighting, which can only leave out a "served earlier" witness, never add a false one.
+ */
+export function servedKey(text: string): string {
+  return text.length <= 160 ? text : `${text.length}\u0000${text.slice(0, 64)}\u0000${text.slice(-64)}`;
 }
 
 /** Rough bytes a kept string costs (UTF-16 plus bookkeeping). */
@@ -111,9 +122,11 @@ export class ConversationStore {
   recordServed(state: ConversationState, request: number, served: readonly ServedString[], resultTools: Iterable<string>): void {
     for (const t of resultTools) state.resultTools.add(t);
     for (const s of served) {
-      if (s.source === 'tool-schema' || state.servedTexts.has(s.text)) continue;
+      if (s.source === 'tool-schema') continue;
+      const key = servedKey(s.text);
+      if (state.servedTexts.has(key)) continue;
       if (!this.room(state, sizeOf(s.text), state.served.length)) continue;
-      state.servedTexts.add(s.text);
+      state.servedTexts.add(key);
       state.served.push({ ...s, request });
     }
   }
@@ -165,8 +178,9 @@ export class ConversationStore {
     const into = this.get(convKey);
     const offset = into.requests;
     for (const s of orphan.served) {
-      if (into.servedTexts.has(s.text)) continue;
-      into.servedTexts.add(s.text);
+      const key = servedKey(s.text);
+      if (into.servedTexts.has(key)) continue;
+      into.servedTexts.add(key);
       into.served.push({ ...s, request: offset + s.request });
     }
     for (const t of orphan.resultTools) into.resultTools.add(t);

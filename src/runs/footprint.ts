@@ -168,8 +168,10 @@ export class FootprintCore {
 
     // 2. Read every agent span into model events.
     const events: ModelEvent[] = [];
+    const agentSpanKeys = new Set<string>();
     const read = (span: SpanData, logs: readonly LogData[]) => {
       if (!isAgentSpan(span)) return;
+      agentSpanKeys.add(spanKey(span));
       const evs = readSpan(span, { limits, diagnostics, tenantAttribute, logs });
       for (const ev of evs) {
         if (ev.kind === 'llm-request' && ev.inputContent === 'not-captured' && logs.length === 0) {
@@ -251,11 +253,13 @@ export class FootprintCore {
     // 6. The turn's disposition: on its invoke_agent span, else on the trace's root span.
     if (this.config.checks) this.addDispositions(events, fresh, result);
 
-    // 7. Remember what each fresh span got, for a retry of the same batch.
+    // 7. Remember what each fresh agent span got (and spans that got something), for a retry of
+    //    the same batch. Ordinary spans are never analysed, so there is nothing to remember.
     for (const span of fresh) {
       const key = spanKey(span);
       const ann = result.annotations.get(key);
-      this.processedSpans.set(key, ann ? { events: [...ann.events], attributes: { ...ann.attributes } } : null);
+      if (ann) this.processedSpans.set(key, { events: [...ann.events], attributes: { ...ann.attributes } });
+      else if (agentSpanKeys.has(key)) this.processedSpans.set(key, null);
     }
 
     // 8. Annotations for spans not in this batch become carrier spans in the same trace.

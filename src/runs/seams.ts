@@ -9,7 +9,7 @@ import type { SpanEventData } from '../model/telemetry.js';
 import type { ToolDeclaration } from '../declarations/types.js';
 import type { Limits } from '../limits.js';
 import { buildFrame, resultText, type Frame } from './frame.js';
-import type { ConversationState, ConversationStore } from './conversations.js';
+import { servedKey, type ConversationState, type ConversationStore } from './conversations.js';
 import { ledgerRowOf } from './ledger-row.js';
 import { unsupportedArguments, type EarlierServed, type ExternalGroundUse } from '../checks/unsupported-argument.js';
 import { danglingReferences } from '../checks/dangling-reference.js';
@@ -93,10 +93,14 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
   }
   const declarationOf = (name: string) => ctx.declarationOf(req.tenant, name);
   const frame: Frame = buildFrame(req);
-  const inWindow = new Set(frame.served.map((s) => s.text));
-  // Computed only if a finding needs it, once: the served history grows with the conversation.
+  // Computed only if a finding needs it, once: the served history grows with the conversation,
+  // and hashing the whole window for it would cost every request.
   let earlier: EarlierServed[] | undefined;
-  const earlierServed = () => (earlier ??= state.served.filter((s) => !inWindow.has(s.text)));
+  const earlierServed = () => {
+    if (earlier) return earlier;
+    const inWindow = new Set(frame.served.map((s) => servedKey(s.text)));
+    return (earlier = state.served.filter((s) => !inWindow.has(servedKey(s.text))));
+  };
   const presentResultTools = resultToolsOf(req, state);
 
   const offer = danglingReferences({
@@ -210,12 +214,15 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
     const rowByCall = new Map<string, LedgerRow>();
     for (const r of state.ledger) if (r.callId && !rowByCall.has(r.callId)) rowByCall.set(r.callId, r);
     const firstServed = new Map<string, number>();
-    for (const e of state.served) if (!firstServed.has(e.text)) firstServed.set(e.text, e.request);
+    for (const e of state.served) {
+      const key = servedKey(e.text);
+      if (!firstServed.has(key)) firstServed.set(key, e.request);
+    }
     const windowResults: WindowResult[] = frame.served
       .filter((s) => s.source === 'tool-result')
       .map((s) => {
         const row = s.callId ? rowByCall.get(s.callId) : undefined;
-        const first = firstServed.get(s.text) ?? state.requests;
+        const first = firstServed.get(servedKey(s.text)) ?? state.requests;
         return {
           text: s.text,
           ...(s.toolName ?? row?.toolName ? { toolName: (s.toolName ?? row?.toolName)! } : {}),
