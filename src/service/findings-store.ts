@@ -6,7 +6,9 @@
 import type { Finding } from '../model/finding.js';
 import type { Redaction } from '../runs/footprint.js';
 import { findingId } from '../findings/events.js';
-import { quoteText, redactValue } from '../findings/quote.js';
+import { quoteText } from '../findings/quote.js';
+import { findingToEvent } from '../findings/events.js';
+import { ATTR_FINDING_MESSAGE, ATTR_FINDING_VALUE } from '../findings/names.js';
 
 const MAX_FINDINGS_PER_RUN = 1000;
 const LINE_CAP = 400;
@@ -102,14 +104,15 @@ export class FindingsStore {
   }
 
   private view(f: Finding): FindingView {
-    const quoted = f.value !== undefined ? quoteText(f.value, this.quotedValueChars) : undefined;
-    const shown = f.value !== undefined ? redactValue(f.value, this.redaction, this.quotedValueChars) : undefined;
-    const message = quoted !== undefined && shown !== undefined && quoted !== shown ? f.message.split(quoted).join(shown) : f.message;
+    // The same redaction as the span event (value, and every quoted sensitive value in the message).
+    const e = findingToEvent(f, 0n, { redaction: this.redaction, quotedValueChars: this.quotedValueChars, maxAttributeBytes: 2000 });
+    const message = String(e.attributes[ATTR_FINDING_MESSAGE] ?? '');
+    const shown = e.attributes[ATTR_FINDING_VALUE] as string | undefined;
     return {
       id: findingId(f),
       kind: f.kind,
       seam: f.seam,
-      message: quoteText(message, 2000),
+      message,
       predicate: quoteText(f.predicate, 200),
       ...(shown !== undefined ? { value: shown } : {}),
       ...(f.toolName ? { toolName: quoteText(f.toolName, 200) } : {}),
