@@ -5,9 +5,8 @@
 
 import type { Finding } from '../model/finding.js';
 import type { Redaction } from '../runs/footprint.js';
-import { findingId } from '../findings/events.js';
+import { findingId, findingToEvent } from '../findings/events.js';
 import { quoteText } from '../findings/quote.js';
-import { findingToEvent } from '../findings/events.js';
 import { ATTR_FINDING_MESSAGE, ATTR_FINDING_VALUE } from '../findings/names.js';
 
 const MAX_FINDINGS_PER_RUN = 1000;
