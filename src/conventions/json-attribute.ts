@@ -15,15 +15,44 @@ export interface JsonReadOptions {
 }
 
 function depthOf(v: unknown, max: number): number {
-  // Iterative, so a hostile value cannot overflow the stack.
+  // Iterative, so a hostile value cannot overflow the stack; two parallel stacks (values, depths)
+  // and for-in over objects, so walking a parsed window allocates nothing per node.
+  if (v === null || typeof v !== 'object') return 0;
   let deepest = 0;
-  const stack: [unknown, number][] = [[v, 0]];
-  while (stack.length > 0) {
-    const [x, d] = stack.pop()!;
-    if (d > deepest) deepest = d;
-    if (deepest > max) return deepest;
-    if (x && typeof x === 'object') {
-      for (const child of Array.isArray(x) ? x : Object.values(x)) stack.push([child, d + 1]);
+  const values: unknown[] = [v];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const x = values.pop() as object;
+    const d = depths.pop()!;
+    if (d > deepest) {
+      deepest = d;
+      if (deepest > max) return deepest;
+    }
+    const c = d + 1;
+    if (Array.isArray(x)) {
+      for (let i = 0; i < x.length; i++) {
+        const child: unknown = x[i];
+        if (child !== null && typeof child === 'object') {
+          values.push(child);
+          depths.push(c);
+        } else if (c > deepest) {
+          deepest = c;
+          if (deepest > max) return deepest;
+        }
+      }
+    } else {
+      const o = x as Record<string, unknown>;
+      for (const k in o) {
+        if (!Object.prototype.hasOwnProperty.call(o, k)) continue;
+        const child = o[k];
+        if (child !== null && typeof child === 'object') {
+          values.push(child);
+          depths.push(c);
+        } else if (c > deepest) {
+          deepest = c;
+          if (deepest > max) return deepest;
+        }
+      }
     }
   }
   return deepest;

@@ -11,6 +11,11 @@ export interface BoundedMapOptions<V> {
 
 export class BoundedMap<V> {
   private readonly entries = new Map<string, { value: V; touched: number }>();
+  /**
+   * The key inserted last (the most recently used), or undefined when unknown. A hit on it needs
+   * no re-insertion: the core reads and writes the same trace's entries many times in a row.
+   */
+  private newest: string | undefined;
   constructor(private readonly opts: BoundedMapOptions<V>) {}
 
   get size(): number {
@@ -22,14 +27,17 @@ export class BoundedMap<V> {
     if (!e) return undefined;
     const now = this.opts.now();
     if (now - e.touched > this.opts.idleMs) {
-      this.entries.delete(key);
+      this.delete(key);
       this.opts.onEvict?.(key, e.value, 'idle');
       return undefined;
     }
-    // Re-insert to mark as most recently used.
-    this.entries.delete(key);
+    // Re-insert to mark as most recently used (unless it already is).
+    if (key !== this.newest) {
+      this.entries.delete(key);
+      this.entries.set(key, e);
+      this.newest = key;
+    }
     e.touched = now;
-    this.entries.set(key, e);
     return e.value;
   }
 
@@ -40,17 +48,28 @@ export class BoundedMap<V> {
 
   set(key: string, value: V): void {
     const now = this.opts.now();
-    this.entries.delete(key);
-    this.entries.set(key, { value, touched: now });
+    const e = this.entries.get(key);
+    if (e === undefined) this.entries.set(key, { value, touched: now });
+    else {
+      e.value = value;
+      e.touched = now;
+      if (key !== this.newest) {
+        this.entries.delete(key);
+        this.entries.set(key, e);
+      }
+    }
+    this.newest = key;
     this.sweep(now);
   }
 
   delete(key: string): boolean {
+    if (key === this.newest) this.newest = undefined;
     return this.entries.delete(key);
   }
 
   clear(): void {
     this.entries.clear();
+    this.newest = undefined;
   }
 
   values(): IterableIterator<V> {
@@ -60,7 +79,7 @@ export class BoundedMap<V> {
   /** Evicts the least recently used entry (for a caller's own byte bound). False when empty. */
   evictOldest(): boolean {
     for (const [key, e] of this.entries) {
-      this.entries.delete(key);
+      this.delete(key);
       this.opts.onEvict?.(key, e.value, 'cap');
       return true;
     }
@@ -71,12 +90,12 @@ export class BoundedMap<V> {
     // Oldest first: expired entries, then whatever the cap requires.
     for (const [key, e] of this.entries) {
       if (this.entries.size > this.opts.maxEntries) {
-        this.entries.delete(key);
+        this.delete(key);
         this.opts.onEvict?.(key, e.value, 'cap');
         continue;
       }
       if (now - e.touched > this.opts.idleMs) {
-        this.entries.delete(key);
+        this.delete(key);
         this.opts.onEvict?.(key, e.value, 'idle');
         continue;
       }
