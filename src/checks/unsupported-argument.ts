@@ -75,9 +75,21 @@ function describeServed(s: ServedString): string {
   return s.source === 'system' ? 'system prompt' : 'user message';
 }
 
+/**
+ * A string's lower case, without the copy when it has none to change: a string with no upper-case
+ * ASCII letter and no non-ASCII character is its own lower case (JSON tool results mostly are).
+ */
+const MAY_CHANGE_CASE = /[A-Z\u0080-\uffff]/;
+export function lowerCase(text: string): string {
+  return MAY_CHANGE_CASE.test(text) ? text.toLowerCase() : text;
+}
+
+/** Only ASCII: such a needle found verbatim in a served string is in the lower-cased haystack too. */
+const NON_ASCII = /[^\u0000-\u007f]/;
+
 /** One lower-cased haystack per request: each needle is one `includes` over the served text. */
 function servedHaystack(served: readonly ServedString[]): string {
-  return served.map((s) => s.text.toLowerCase()).join('\u0000');
+  return served.map((s) => lowerCase(s.text)).join('\u0000');
 }
 
 /** Splits served text into tokens; every token is a substring of the text, so a hit is a sound pass. */
@@ -87,14 +99,38 @@ const TOKEN_SEPARATORS = /[\s"'`{}[\],;()<>=\u0000]+/;
  * Substring membership over the served text, indexed once per request: a needle that is a whole
  * token is answered from a set; only the rest scan the text. Keeps many arguments against a large
  * window linear instead of arguments × window. The index is built only when scanning would cost more.
+ * With few needles the lower-cased haystack is built only for a needle not found verbatim: an ASCII
+ * value (or its lower case) inside one served string is inside the lower-cased haystack as well,
+ * since lower-casing maps ASCII characters one to one whatever surrounds them.
  */
 class ServedText {
+  private haystack: string | undefined;
   private tokens: Set<string> | undefined;
-  constructor(private readonly haystack: string, needles: number) {
-    if (needles > 64 && haystack.length * needles > 4_000_000) this.tokens = new Set(haystack.split(TOKEN_SEPARATORS));
+  private readonly indexed: boolean;
+  constructor(
+    private readonly served: readonly ServedString[],
+    private readonly needles: number,
+  ) {
+    let length = 0;
+    for (const s of served) length += s.text.length + 1;
+    // Many needles over a large text: the token index (and so the haystack) now, as before.
+    this.indexed = needles > 64 && length * needles > 4_000_000;
+    if (this.indexed) this.build();
   }
-  contains(needle: string): boolean {
-    return this.tokens?.has(needle) === true || this.haystack.includes(needle);
+  private build(): string {
+    if (this.haystack === undefined) {
+      this.haystack = servedHaystack(this.served);
+      if (this.needles > 64 && this.haystack.length * this.needles > 4_000_000) this.tokens = new Set(this.haystack.split(TOKEN_SEPARATORS));
+    }
+    return this.haystack;
+  }
+  /** `value` as the model chose it; `needle` its lower case. */
+  contains(value: string, needle: string): boolean {
+    if (!this.indexed && !NON_ASCII.test(value)) {
+      for (const s of this.served) if (s.text.includes(value) || s.text.includes(needle)) return true;
+    }
+    const haystack = this.build();
+    return this.tokens?.has(needle) === true || haystack.includes(needle);
   }
 }
 
@@ -117,9 +153,13 @@ export function unsupportedArguments(input: ChoiceCheckInput): ChoiceCheckOutcom
     return { findings, tally, externalGroundsUsed };
   }
 
-  const served = new ServedText(servedHaystack(input.frame.served), countNeedles(armed, input.maxArgumentLeaves));
-  const written = input.frame.written.map((w) => ({ w, lower: w.text.toLowerCase() }));
-  const external = input.frame.external.filter((g) => g.value.trim() !== '' && g.source.trim() !== '').map((g) => ({ g, lower: g.value.toLowerCase() }));
+  const served = new ServedText(input.frame.served, countNeedles(armed, input.maxArgumentLeaves));
+  // Lower-cased when first needed: the written strings only for a finding, the grounds only for a
+  // value the window did not serve.
+  let writtenLower: { w: Frame['written'][number]; lower: string }[] | undefined;
+  const written = () => (writtenLower ??= input.frame.written.map((w) => ({ w, lower: w.text.toLowerCase() })));
+  let externalLower: { g: Frame['external'][number]; lower: string }[] | undefined;
+  const external = () => (externalLower ??= input.frame.external.filter((g) => g.value.trim() !== '' && g.source.trim() !== '').map((g) => ({ g, lower: g.value.toLowerCase() })));
   const seenPaths = new Set<string>();
 
   for (const call of armed) {
@@ -142,9 +182,9 @@ export function unsupportedArguments(input: ChoiceCheckInput): ChoiceCheckOutcom
       checkedLeaves++;
       tally.checked++;
       const needle = value.toLowerCase();
-      if (served.contains(needle)) continue;
+      if (served.contains(value, needle)) continue;
       if (enums.has(needle)) continue;
-      const ground = external.find((e) => e.lower.includes(needle));
+      const ground = external().find((e) => e.lower.includes(needle));
       if (ground) {
         externalGroundsUsed.push({ toolName: call.name, ...(call.id ? { toolCallId: call.id } : {}), path: leaf.path, value, source: ground.g.source });
         continue;
@@ -154,7 +194,7 @@ export function unsupportedArguments(input: ChoiceCheckInput): ChoiceCheckOutcom
       if (seenPaths.has(identity)) continue;
       seenPaths.add(identity);
       tally.findings++;
-      findings.push(buildFinding(input, call, leaf.path, value, declaration.argumentsFrom!, written));
+      findings.push(buildFinding(input, call, leaf.path, value, declaration.argumentsFrom!, written()));
     }
     // An armed call with no string leaf long enough to check had nothing this check could judge.
     if (checkedLeaves === 0) tally.notApplicable++;
@@ -177,7 +217,7 @@ function buildFinding(
   const grounding: Grounding = writtenIn.length > 0 ? 'assistant-only' : 'nowhere';
   // Read only when a finding is built: the conversation's history can be long.
   const history = typeof input.earlierServed === 'function' ? input.earlierServed() : (input.earlierServed ?? []);
-  const earlier = history.filter((s) => s.text.toLowerCase().includes(needle));
+  const earlier = history.filter((s) => lowerCase(s.text).includes(needle));
   const callRef = call.id ? `call ${call.id}` : 'a call with no recorded id';
   const servedCount = input.frame.served.length;
   const assistantCount = new Set(input.frame.written.map((w) => w.message)).size;
