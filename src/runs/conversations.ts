@@ -78,6 +78,8 @@ export class ConversationStore {
   constructor(
     private readonly limits: Limits,
     now: () => number,
+    /** Bytes the owner's other caches hold: they share limits.maxStateBytes with the conversations. */
+    private readonly otherBytes: () => number = () => 0,
   ) {
     this.map = new BoundedMap<ConversationState>({
       maxEntries: limits.maxConversations,
@@ -161,8 +163,8 @@ export class ConversationStore {
   }
 
   /** Past the total state bound, whole conversations go, least recently used first (and are counted). */
-  private enforceTotal(): void {
-    while (this.totalBytes > this.limits.maxStateBytes && this.map.evictOldest()) {
+  enforceTotal(): void {
+    while (this.totalBytes + this.otherBytes() > this.limits.maxStateBytes && this.map.evictOldest()) {
       /* each eviction subtracts its bytes in onEvict */
     }
   }

@@ -72,20 +72,26 @@ export class FootprintCore {
   /** tenant + tool name -> declarations carried on spans by footprint's helpers. */
   private readonly spanDeclarations: BoundedMap<SpanToolDeclaration>;
   private readonly findingsByKind: Record<string, number> = {};
+  /**
+   * Estimated bytes held by the caches above that grow with their values (remembered annotations,
+   * waiting log records and spans, tallies); the fixed-size per-trace entries are counted in
+   * stats() by number. They share limits.maxStateBytes with the conversations.
+   */
+  private cacheBytes = 0;
 
   constructor(options: FootprintOptions & { now?: () => number } = {}) {
     this.config = resolveOptions(options);
     const { limits, now } = this.config;
     const traceMap = <V>() => new BoundedMap<V>({ maxEntries: limits.maxConversations, idleMs: limits.conversationIdleMs, now });
-    this.conversations = new ConversationStore(limits, now);
+    this.conversations = new ConversationStore(limits, now, () => this.cachesBytes());
     this.traceConversation = traceMap();
     this.traceFindings = traceMap();
-    this.traceTallies = traceMap();
+    this.traceTallies = new BoundedMap({ maxEntries: limits.maxConversations, idleMs: limits.conversationIdleMs, now, onEvict: (_k, v) => (this.cacheBytes -= talliesBytes(v)) });
     this.traceInfo = traceMap();
-    this.pendingLogs = new BoundedMap({ maxEntries: limits.maxPendingLogSpans, idleMs: limits.conversationIdleMs, now });
-    this.awaitingContent = new BoundedMap({ maxEntries: limits.maxPendingLogSpans, idleMs: limits.conversationIdleMs, now });
+    this.pendingLogs = new BoundedMap({ maxEntries: limits.maxPendingLogSpans, idleMs: limits.conversationIdleMs, now, onEvict: (_k, v) => (this.cacheBytes -= logsBytes(v)) });
+    this.awaitingContent = new BoundedMap({ maxEntries: limits.maxPendingLogSpans, idleMs: limits.conversationIdleMs, now, onEvict: (_k, v) => (this.cacheBytes -= approxBytes(v.span)) });
     this.spanDeclarations = new BoundedMap({ maxEntries: 10_000, idleMs: limits.conversationIdleMs, now });
-    this.processedSpans = new BoundedMap({ maxEntries: limits.maxRememberedSpans, idleMs: limits.conversationIdleMs, now });
+    this.processedSpans = new BoundedMap({ maxEntries: limits.maxRememberedSpans, idleMs: limits.conversationIdleMs, now, onEvict: (k, v) => (this.cacheBytes -= rememberedBytes(k, v)) });
     this.traceWritten = traceMap();
   }
 
@@ -117,14 +123,30 @@ export class FootprintCore {
   stats(): CoreStats {
     return {
       conversations: this.conversations.size,
-      stateBytes: this.conversations.bytes,
+      stateBytes: this.conversations.bytes + this.cachesBytes(),
       evictedConversations: this.conversations.evicted,
       findingsByKind: { ...this.findingsByKind },
     };
   }
 
+  /** Bytes of every cache besides the conversations (estimates, like the conversations' own). */
+  private cachesBytes(): number {
+    const perTrace = this.traceConversation.size + this.traceFindings.size + this.traceInfo.size + this.traceWritten.size + this.spanDeclarations.size;
+    return this.cacheBytes + perTrace * TRACE_ENTRY_BYTES;
+  }
+
+  /** Keeps the caches within their share of the state bound (oldest remembered spans go first). */
+  private boundCaches(): void {
+    const share = this.config.limits.maxStateBytes / 4;
+    while (this.cacheBytes > share && this.processedSpans.evictOldest()) {
+      /* onEvict subtracts */
+    }
+    this.conversations.enforceTotal();
+  }
+
   /** Drops all state (shutdown, forceFlush of an owner that owns it). */
   reset(): void {
+    this.cacheBytes = 0;
     this.conversations.clear();
     this.traceConversation.clear();
     this.traceFindings.clear();
@@ -158,11 +180,14 @@ export class FootprintCore {
       const awaiting = this.awaitingContent.get(key);
       if (awaiting) {
         this.awaitingContent.delete(key);
+        this.cacheBytes -= approxBytes(awaiting.span);
         lateSpans.push(awaiting.span);
         continue;
       }
       const pending = this.pendingLogs.get(key) ?? [];
-      pending.push(...logs.slice(0, Math.max(0, limits.maxLogsPerSpan - pending.length)));
+      const added = logs.slice(0, Math.max(0, limits.maxLogsPerSpan - pending.length));
+      pending.push(...added);
+      this.cacheBytes += logsBytes(added);
       this.pendingLogs.set(key, pending);
     }
 
@@ -175,7 +200,11 @@ export class FootprintCore {
       const evs = readSpan(span, { limits, diagnostics, tenantAttribute, logs });
       for (const ev of evs) {
         if (ev.kind === 'llm-request' && ev.inputContent === 'not-captured' && logs.length === 0) {
-          this.awaitingContent.set(spanKey(span), { span });
+          const key = spanKey(span);
+          const before = this.awaitingContent.peek(key);
+          if (before) this.cacheBytes -= approxBytes(before.span);
+          this.awaitingContent.set(key, { span });
+          this.cacheBytes += approxBytes(span);
         }
         events.push(ev);
       }
@@ -186,6 +215,7 @@ export class FootprintCore {
       const pending = this.pendingLogs.peek(key);
       if (pending) {
         this.pendingLogs.delete(key);
+        this.cacheBytes -= logsBytes(pending);
         logs = [...pending, ...logs];
       }
       read(span, logs);
@@ -258,9 +288,14 @@ export class FootprintCore {
     for (const span of fresh) {
       const key = spanKey(span);
       const ann = result.annotations.get(key);
-      if (ann) this.processedSpans.set(key, { events: [...ann.events], attributes: { ...ann.attributes } });
-      else if (agentSpanKeys.has(key)) this.processedSpans.set(key, null);
+      const remembered = ann ? { events: [...ann.events], attributes: { ...ann.attributes } } : agentSpanKeys.has(key) ? null : undefined;
+      if (remembered === undefined) continue;
+      const before = this.processedSpans.peek(key);
+      if (before !== undefined) this.cacheBytes -= rememberedBytes(key, before);
+      this.processedSpans.set(key, remembered);
+      this.cacheBytes += rememberedBytes(key, remembered);
     }
+    this.boundCaches();
 
     // 8. Annotations for spans not in this batch become carrier spans in the same trace.
     for (const [key, ann] of result.annotations) {
@@ -347,16 +382,26 @@ export class FootprintCore {
   }
 
   private addTally(traceId: string, t: CheckTally): void {
-    const map = this.traceTallies.get(traceId) ?? new Map<string, CheckTally>();
+    let map = this.traceTallies.get(traceId);
+    if (!map) {
+      map = new Map<string, CheckTally>();
+      this.cacheBytes += TRACE_ENTRY_BYTES;
+    }
     const key = `${t.check}@${t.seam}`;
     const prev = map.get(key);
-    if (!prev) map.set(key, { ...t, unreachableReasons: { ...t.unreachableReasons } });
-    else {
+    if (!prev) {
+      const copy = { ...t, unreachableReasons: { ...t.unreachableReasons } };
+      map.set(key, copy);
+      this.cacheBytes += tallyBytes(copy);
+    } else {
       prev.checked += t.checked;
       prev.findings += t.findings;
       prev.notApplicable += t.notApplicable;
       prev.unreachable += t.unreachable;
-      for (const [r, n] of Object.entries(t.unreachableReasons)) prev.unreachableReasons[r] = (prev.unreachableReasons[r] ?? 0) + n;
+      for (const [r, n] of Object.entries(t.unreachableReasons)) {
+        if (prev.unreachableReasons[r] === undefined) this.cacheBytes += reasonBytes(r);
+        prev.unreachableReasons[r] = (prev.unreachableReasons[r] ?? 0) + n;
+      }
     }
     this.traceTallies.set(traceId, map);
   }
@@ -370,6 +415,54 @@ export class FootprintCore {
   traceInfoOf(traceId: string): Readonly<TraceInfo> | undefined {
     return this.traceInfo.peek(traceId);
   }
+}
+
+/** Estimated bytes of one fixed-size per-trace entry (its trace-id key, the map slot, a small value). */
+const TRACE_ENTRY_BYTES = 256;
+
+/** Rough bytes a value holds (UTF-16 strings plus bookkeeping, like the conversations' estimate). Bounded walk. */
+function approxBytes(v: unknown): number {
+  let bytes = 0;
+  const stack: unknown[] = [v];
+  let visited = 0;
+  while (stack.length > 0 && visited++ < 100_000) {
+    const x = stack.pop();
+    if (typeof x === 'string') bytes += x.length * 2 + 16;
+    else if (x instanceof Uint8Array) bytes += x.byteLength + 64;
+    else if (x !== null && typeof x === 'object') {
+      bytes += 32;
+      if (Array.isArray(x)) for (const c of x) stack.push(c);
+      else
+        for (const k in x as Record<string, unknown>) {
+          bytes += k.length * 2 + 16;
+          stack.push((x as Record<string, unknown>)[k]);
+        }
+    } else bytes += 16;
+  }
+  return bytes;
+}
+
+function logsBytes(logs: readonly LogData[]): number {
+  let n = 0;
+  for (const l of logs) n += approxBytes(l);
+  return n;
+}
+
+/** A remembered span: its key and map slot, plus the annotation it got (null: it got nothing). */
+function rememberedBytes(key: string, v: SpanAnnotation | null): number {
+  return key.length * 2 + 96 + (v ? approxBytes(v) : 0);
+}
+
+const reasonBytes = (r: string) => r.length * 2 + 48;
+function tallyBytes(t: CheckTally): number {
+  let n = 160 + (t.check.length + t.seam.length) * 2;
+  for (const r of Object.keys(t.unreachableReasons)) n += reasonBytes(r);
+  return n;
+}
+function talliesBytes(m: Map<string, CheckTally>): number {
+  let n = TRACE_ENTRY_BYTES;
+  for (const t of m.values()) n += tallyBytes(t);
+  return n;
 }
 
 function annotationFor(result: ProcessResult, key: string): SpanAnnotation {
