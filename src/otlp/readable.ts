@@ -42,12 +42,21 @@ function resourceKey(attrs: Attributes, schemaUrl: string | undefined): string {
  */
 export function toReadableSpans(items: readonly { span: SpanData; extras?: SpanExtras }[]): ReadableSpan[] {
   const resources = new Map<string, Resource>();
+  // Decoded spans of one ResourceSpans share their attributes object: keyed by identity first, so
+  // the content key (a JSON text) is computed once per resource, not once per span.
+  const byObject = new Map<Attributes, { schemaUrl: string | undefined; resource: Resource }>();
   return items.map(({ span, extras }) => {
-    const rk = resourceKey(span.resource, extras?.resourceSchemaUrl);
-    let resource = resources.get(rk);
+    const schemaUrl = extras?.resourceSchemaUrl;
+    const known = byObject.get(span.resource);
+    let resource = known && known.schemaUrl === schemaUrl ? known.resource : undefined;
     if (!resource) {
-      resource = resourceFromAttributes(span.resource as ApiAttributes, extras?.resourceSchemaUrl ? { schemaUrl: extras.resourceSchemaUrl } : undefined);
-      resources.set(rk, resource);
+      const rk = resourceKey(span.resource, schemaUrl);
+      resource = resources.get(rk);
+      if (!resource) {
+        resource = resourceFromAttributes(span.resource as ApiAttributes, schemaUrl ? { schemaUrl } : undefined);
+        resources.set(rk, resource);
+      }
+      if (!known) byObject.set(span.resource, { schemaUrl, resource });
     }
     return toReadableSpan(span, extras, resource);
   });
