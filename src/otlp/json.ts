@@ -68,13 +68,17 @@ const STATUS_CODES: Record<string, StatusCode> = { STATUS_CODE_UNSET: 0, STATUS_
 export function normaliseId(id: unknown, bytes: 8 | 16): string | undefined {
   if (typeof id !== 'string' || id.length === 0) return undefined;
   const hexLen = bytes * 2;
-  if (id.length === hexLen && /^[0-9a-fA-F]+$/.test(id)) return id.toLowerCase();
-  const b64Len = Math.ceil(bytes / 3) * 4;
-  if (id.length === b64Len && /^[A-Za-z0-9+/_-]+=*$/.test(id)) {
-    const buf = Buffer.from(id, 'base64');
-    if (buf.length === bytes) return buf.toString('hex');
+  let hex: string | undefined;
+  if (id.length === hexLen && /^[0-9a-fA-F]+$/.test(id)) hex = id.toLowerCase();
+  else {
+    const b64Len = Math.ceil(bytes / 3) * 4;
+    if (id.length === b64Len && /^[A-Za-z0-9+/_-]+=*$/.test(id)) {
+      const buf = Buffer.from(id, 'base64');
+      if (buf.length === bytes) hex = buf.toString('hex');
+    }
   }
-  return undefined;
+  // An all-zero id is invalid in OTLP (as the protobuf path also rules).
+  return hex === undefined || /^0+$/.test(hex) ? undefined : hex;
 }
 
 function toBigInt(v: unknown): bigint {

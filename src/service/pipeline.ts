@@ -15,8 +15,9 @@ import { spanKey } from '../model/telemetry.js';
 import type { CoreStats, ProcessInput, ProcessResult } from '../runs/footprint.js';
 import type { DecodedTraceSpan, PartialSuccess } from '../otlp/proto.js';
 import { encodeLogsRequestProto } from '../otlp/proto.js';
-import { findingId, fitBytes } from '../findings/events.js';
-import { ATTR_FINDING_ID, SCOPE_NAME } from '../findings/names.js';
+import { findingId, findingToEvent, fitBytes } from '../findings/events.js';
+import { ATTR_FINDING_ID, ATTR_FINDING_MESSAGE, SCOPE_NAME } from '../findings/names.js';
+import { DEFAULT_LIMITS } from '../limits.js';
 import type { ServiceConfig } from './config.js';
 import type { Downstream } from './downstream.js';
 import type { FindingsStore } from './findings-store.js';
@@ -344,6 +345,8 @@ export class Pipeline {
     const subject = spans.find((s) => s.span.spanId === f.span.spanId && s.span.traceId === f.span.traceId)?.span;
     const resource: Attributes = subject?.resource ?? { 'service.name': SCOPE_NAME };
     const maxBytes = 2000;
+    // The explanation is the span event's own (redacted) message: one redaction for both signals.
+    const event = findingToEvent(f, 0n, { redaction: this.d.config.redaction, quotedValueChars: DEFAULT_LIMITS.quotedValueChars, maxAttributeBytes: maxBytes });
     return {
       traceId: f.span.traceId,
       spanId: f.span.spanId,
@@ -354,7 +357,7 @@ export class Pipeline {
       attributes: {
         [N.EVAL_ATTR_NAME]: fitBytes(f.kind, maxBytes),
         [N.EVAL_ATTR_SCORE_LABEL]: 'fail',
-        [N.EVAL_ATTR_EXPLANATION]: fitBytes(f.message, maxBytes),
+        [N.EVAL_ATTR_EXPLANATION]: String(event.attributes[ATTR_FINDING_MESSAGE] ?? ''),
         [ATTR_FINDING_ID]: findingId(f),
         'event.name': N.EVAL_EVENT_NAME,
       },

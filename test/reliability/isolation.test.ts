@@ -215,10 +215,10 @@ describe('safety: redaction hash and omit leave no raw value in anything footpri
       expect(leaks.filter((l) => !/ in evaluation record /.test(l))).toEqual([]);
     });
 
-    // BUG (src/service/pipeline.ts evaluationRecord): gen_ai.evaluation.explanation is the finding's
-    // raw message (fitBytes(f.message, …)), not the redacted one the span event carries, so under
-    // hash/omit the argument value ("db-primary-full") goes to the logs endpoint in clear.
-    it.fails(`BUG: redaction ${redaction}: gen_ai.evaluation.result records carry no raw value (pipeline.ts writes the unredacted message)`, async () => {
+    // Regression (found by this suite): gen_ai.evaluation.explanation was the finding's raw
+    // message, not the redacted one the span event carries, so under hash/omit the argument value
+    // went to the logs endpoint in clear.
+    it(`redaction ${redaction}: gen_ai.evaluation.result records carry no raw value`, async () => {
       expect(await leaksUnder(redaction)).toEqual([]);
     });
   }
