@@ -38,7 +38,8 @@ export interface PendingChoice {
   span: SpanRef;
   frame: Frame;
   toolCalls: ToolCall[];
-  earlierServed: EarlierServed[];
+  /** Read only if the late check files a finding. */
+  earlierServed: () => readonly EarlierServed[];
   idsMatchedByOrder: boolean;
   bytes: number;
 }

@@ -95,11 +95,13 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
   const frame: Frame = buildFrame(req);
   // Computed only if a finding needs it, once: the served history grows with the conversation,
   // and hashing the whole window for it would cost every request.
+  // The history as it stands now: a later request's strings are never "served earlier" to this one.
+  const historyLength = state.served.length;
   let earlier: EarlierServed[] | undefined;
   const earlierServed = () => {
     if (earlier) return earlier;
     const inWindow = new Set(frame.served.map((s) => servedKey(s.text)));
-    return (earlier = state.served.filter((s) => !inWindow.has(servedKey(s.text))));
+    return (earlier = state.served.slice(0, historyLength).filter((s) => !inWindow.has(servedKey(s.text))));
   };
   const presentResultTools = resultToolsOf(req, state);
 
@@ -134,7 +136,7 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
   ctx.conversations.setPendingChoice(
     state,
     undeclared.length > 0
-      ? { request: state.requests, span: req.span, frame, toolCalls: undeclared, earlierServed: earlierServed(), idsMatchedByOrder: req.idsMatchedByOrder === true }
+      ? { request: state.requests, span: req.span, frame, toolCalls: undeclared, earlierServed, idsMatchedByOrder: req.idsMatchedByOrder === true }
       : undefined,
   );
   return out;
