@@ -3,9 +3,9 @@
 // footprint's helpers put on the span (`footprint.tool.arguments_from`, `footprint.tool.read_only`).
 // Must never throw, and never call a result "empty" when it was not captured (undefined).
 
-import { toolStatusOf } from './tool-status.js';
+import { toolExecutionOf } from './tool-status.js';
 import type { SpanToolDeclaration, ToolExecution } from '../model/agent.js';
-import { refOf, type AttrValue, type SpanData } from '../model/telemetry.js';
+import type { AttrValue, SpanData } from '../model/telemetry.js';
 import { ATTR_DECL_ARGUMENTS_FROM, ATTR_DECL_READ_ONLY } from '../findings/names.js';
 import { GEN_AI_TOOL_CALL_ARGUMENTS, GEN_AI_TOOL_CALL_ID, GEN_AI_TOOL_CALL_RESULT, GEN_AI_TOOL_NAME, OP_EXECUTE_TOOL } from './keys-genai.js';
 import { type GenAiScope, nonBlank, readJsonOrRaw, reportOn } from './genai-parts.js';
@@ -58,19 +58,12 @@ export function readToolExecution(span: SpanData, ctx: ReadContext): ToolExecuti
   const declared = spanToolDeclaration(scope);
   const rawArgs = a[GEN_AI_TOOL_CALL_ARGUMENTS];
   const rawResult = a[GEN_AI_TOOL_CALL_RESULT];
-  return {
-    kind: 'tool-execution',
-    span: refOf(span),
-    convention: 'genai-semconv',
-    tenant: ctx.tenant,
-    ...(conversationId !== undefined ? { conversationId } : {}),
-    ...(callId !== undefined ? { callId } : {}),
+  return toolExecutionOf(span, ctx.tenant, 'genai-semconv', {
     toolName,
+    callId,
+    conversationId,
     arguments: rawArgs === undefined || rawArgs === null ? undefined : readJsonOrRaw(rawArgs, GEN_AI_TOOL_CALL_ARGUMENTS, scope),
     result: rawResult === undefined || rawResult === null ? undefined : readJsonOrRaw(rawResult, GEN_AI_TOOL_CALL_RESULT, scope),
-    ...toolStatusOf(span),
-    startTimeUnixNano: span.startTimeUnixNano,
-    endTimeUnixNano: span.endTimeUnixNano,
-    ...(declared ? { declared } : {}),
-  };
+    declared,
+  });
 }

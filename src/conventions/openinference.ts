@@ -5,7 +5,7 @@
 // claim spans without `openinference.span.kind` (the app's GenAI spans belong to the genai reader),
 // and never report hidden content (OPENINFERENCE_HIDE_*) as an empty window.
 
-import { toolStatusOf } from './tool-status.js';
+import { toolExecutionOf } from './tool-status.js';
 import { z } from 'zod';
 import type { AgentTurn, LlmRequest, Message, ModelEvent, Part, Role, ToolCall, ToolDefinition, ToolExecution } from '../model/agent.js';
 import type { AttrValue, SpanData } from '../model/telemetry.js';
@@ -608,20 +608,7 @@ function readTool(span: SpanData, ctx: ReadContext): ToolExecution {
   // The result stays the string the tool returned: that is what the model is shown.
   const result = rawResult === REDACTED_VALUE ? undefined : rawResult;
   const conversationId = idString(attrs[SESSION_ID]);
-  return {
-    kind: 'tool-execution',
-    span: refOf(span),
-    convention: 'openinference',
-    tenant: ctx.tenant,
-    ...(conversationId ? { conversationId } : {}),
-    ...(callId ? { callId } : {}),
-    toolName,
-    arguments: args,
-    result,
-    ...toolStatusOf(span),
-    startTimeUnixNano: span.startTimeUnixNano,
-    endTimeUnixNano: span.endTimeUnixNano,
-  };
+  return toolExecutionOf(span, ctx.tenant, 'openinference', { toolName, callId, conversationId, arguments: args, result });
 }
 
 function readAgent(span: SpanData, ctx: ReadContext): AgentTurn {

@@ -1,9 +1,10 @@
-// How a tool execution ended, read the same way for every convention: error when the span's
-// status is ERROR (or it carries `error.type`), with the first message the span recorded (status
-// message, an `exception` event's message, or the error type). Never guesses "ok" from silence.
+// A tool execution as every convention reports it: the span's identity and times, and how it
+// ended, read the same way for all: error when the span's status is ERROR (or it carries
+// `error.type`), with the first message the span recorded (status message, an `exception`
+// event's message, or the error type). Never guesses "ok" from silence.
 
-import type { ToolStatus } from '../model/agent.js';
-import type { SpanData } from '../model/telemetry.js';
+import type { ConventionId, SpanToolDeclaration, ToolExecution, ToolStatus } from '../model/agent.js';
+import { refOf, type SpanData } from '../model/telemetry.js';
 import { ERROR_TYPE } from './keys-genai.js';
 
 export const EXCEPTION_EVENT = 'exception';
@@ -29,4 +30,34 @@ export function toolStatusOf(span: SpanData): { status: ToolStatus; errorMessage
     return { status: 'error', ...(message !== undefined ? { errorMessage: message } : {}) };
   }
   return { status: span.status.code === 1 ? 'ok' : 'unset' };
+}
+
+export interface ToolExecutionFields {
+  toolName: string;
+  callId?: string | undefined;
+  conversationId?: string | undefined;
+  /** undefined = not captured. */
+  arguments: unknown;
+  /** undefined = not captured. */
+  result: unknown;
+  declared?: SpanToolDeclaration | undefined;
+}
+
+/** The model event of one tool execution span, read by `convention`. */
+export function toolExecutionOf(span: SpanData, tenant: string, convention: ConventionId, f: ToolExecutionFields): ToolExecution {
+  return {
+    kind: 'tool-execution',
+    span: refOf(span),
+    convention,
+    tenant,
+    ...(f.conversationId ? { conversationId: f.conversationId } : {}),
+    ...(f.callId ? { callId: f.callId } : {}),
+    toolName: f.toolName,
+    arguments: f.arguments,
+    result: f.result,
+    ...toolStatusOf(span),
+    startTimeUnixNano: span.startTimeUnixNano,
+    endTimeUnixNano: span.endTimeUnixNano,
+    ...(f.declared ? { declared: f.declared } : {}),
+  };
 }

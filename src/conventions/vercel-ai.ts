@@ -5,7 +5,7 @@
 // span's own attributes, and never report unrecorded content (recordInputs/recordOutputs false)
 // as an empty window.
 
-import { toolStatusOf } from './tool-status.js';
+import { toolExecutionOf } from './tool-status.js';
 import { z } from 'zod';
 import type { AgentTurn, LlmRequest, Message, ModelEvent, Part, Role, ToolCall, ToolDefinition, ToolExecution } from '../model/agent.js';
 import type { AttrValue, SpanData } from '../model/telemetry.js';
@@ -342,20 +342,7 @@ function readToolCall(span: SpanData, ctx: ReadContext): ToolExecution | undefin
   const args = rawArgs === undefined ? undefined : parseJsonString(rawArgs, span, ctx, argsKey);
   const result = rawResult === undefined ? undefined : parseJsonString(rawResult, span, ctx, resultKey);
   const conversationId = conversationIdOf(span);
-  return {
-    kind: 'tool-execution',
-    span: refOf(span),
-    convention: 'vercel-ai',
-    tenant: ctx.tenant,
-    ...(conversationId ? { conversationId } : {}),
-    ...(callId ? { callId } : {}),
-    toolName,
-    arguments: args,
-    result,
-    ...toolStatusOf(span),
-    startTimeUnixNano: span.startTimeUnixNano,
-    endTimeUnixNano: span.endTimeUnixNano,
-  };
+  return toolExecutionOf(span, ctx.tenant, 'vercel-ai', { toolName, callId, conversationId, arguments: args, result });
 }
 
 function readTurn(span: SpanData, ctx: ReadContext): AgentTurn {
