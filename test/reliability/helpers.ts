@@ -16,7 +16,7 @@ import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { decodeLogsRequestProto, decodeTraceRequestProto } from '../../src/otlp/proto.js';
 import { decodeOtlpJsonText } from '../../src/otlp/json.js';
 import type { LogData, SpanData } from '../../src/model/telemetry.js';
-import { readable } from '../service/helpers.js';
+import { readAll, readable } from '../service/helpers.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The long run (npm run test:reliability) sets this; npm test runs the scaled-down cases. */
@@ -42,14 +42,6 @@ export interface FaultSink {
   close(): Promise<void>;
 }
 
-function readAll(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
 
 export async function startFaultSink(): Promise<FaultSink> {
   const sockets = new Set<Socket>();

@@ -30,7 +30,7 @@ export interface Sink {
   close(): Promise<void>;
 }
 
-function readAll(req: IncomingMessage): Promise<Buffer> {
+export function readAll(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
