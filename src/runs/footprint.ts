@@ -12,8 +12,8 @@ import { mergeToolDeclaration } from '../declarations/load.js';
 import { isAgentSpan, readSpan } from '../conventions/registry.js';
 import { groupLogsBySpan } from '../conventions/log-join.js';
 import { CONVERSATION_ID_KEYS } from '../conventions/conversation-keys.js';
-import { CHECK_CATALOG, NO_LLM_SPANS, checkOfKind } from '../checks/catalog.js';
-import { checkExecution, checkRequest, type SeamContext } from './seams.js';
+import { CHECK_CATALOG, CONTENT_NOT_CAPTURED, NO_LLM_SPANS, checkOfKind } from '../checks/catalog.js';
+import { checkExecution, checkRequest, unreachableAll, type SeamContext } from './seams.js';
 import { dispositionEvent, dispositionRows } from '../findings/disposition.js';
 import { BoundedMap } from './bounded-map.js';
 import { ConversationStore, conversationKey } from './conversations.js';
@@ -39,6 +39,8 @@ export interface TraceInfo {
   llmRequests: number;
   turn?: string;
   conversationId?: string;
+  /** The turn's span (invoke_agent), where its disposition goes. */
+  turnSpan?: string;
 }
 
 /** What the core remembers of an inference span that arrived without its content (logs may follow). */
@@ -61,6 +63,13 @@ export class FootprintCore {
   private readonly pendingLogs: BoundedMap<LogData[]>;
   /** span key -> an inference span that passed with no content; its log records may still come. */
   private readonly awaitingContent: BoundedMap<AwaitingContent>;
+  /**
+   * span key -> the "content not captured" tallies such a span added to its trace: taken back if
+   * its content arrives after all, so the turn is not counted twice.
+   */
+  private readonly provisionalTallies: BoundedMap<CheckTally[]>;
+  /** Span keys re-read in the current call because their content came late. */
+  private lateInCall: ReadonlySet<string> = new Set();
   /**
    * span key -> what the core added to it. A span seen again (an exporter's retry after a failed
    * downstream export) gets the same additions and is not analysed twice: re-reading it would
@@ -89,6 +98,7 @@ export class FootprintCore {
     this.traceTallies = new BoundedMap({ maxEntries: limits.maxConversations, idleMs: limits.conversationIdleMs, now, onEvict: (_k, v) => (this.cacheBytes -= talliesBytes(v)) });
     this.traceInfo = traceMap();
     this.pendingLogs = new BoundedMap({ maxEntries: limits.maxPendingLogSpans, idleMs: limits.conversationIdleMs, now, onEvict: (_k, v) => (this.cacheBytes -= logsBytes(v)) });
+    this.provisionalTallies = new BoundedMap({ maxEntries: limits.maxPendingLogSpans, idleMs: limits.conversationIdleMs, now });
     this.awaitingContent = new BoundedMap({ maxEntries: limits.maxPendingLogSpans, idleMs: limits.conversationIdleMs, now, onEvict: (_k, v) => (this.cacheBytes -= approxBytes(v.span)) });
     this.spanDeclarations = new BoundedMap({ maxEntries: 10_000, idleMs: limits.conversationIdleMs, now });
     this.processedSpans = new BoundedMap({ maxEntries: limits.maxRememberedSpans, idleMs: limits.conversationIdleMs, now, onEvict: (k, v) => (this.cacheBytes -= rememberedBytes(k, v)) });
@@ -154,6 +164,7 @@ export class FootprintCore {
     this.traceInfo.clear();
     this.pendingLogs.clear();
     this.awaitingContent.clear();
+    this.provisionalTallies.clear();
     this.spanDeclarations.clear();
     this.processedSpans.clear();
     this.traceWritten.clear();
@@ -220,6 +231,7 @@ export class FootprintCore {
       }
       read(span, logs);
     }
+    this.lateInCall = new Set(lateSpans.map(spanKey));
     for (const span of lateSpans) read(span, logsBySpan.get(spanKey(span)) ?? []);
 
     // 3. Conversation ids: from the event itself, else from any span of its trace.
@@ -237,8 +249,11 @@ export class FootprintCore {
       }
       if (ev.kind === 'tool-execution' && ev.declared) this.spanDeclarations.set(`${ev.tenant}\u0000${ev.toolName}`, ev.declared);
       const info = this.traceInfo.get(ev.span.traceId) ?? { llmRequests: 0 };
-      if (ev.kind === 'llm-request') info.llmRequests++;
-      if (ev.kind === 'agent-turn' && ev.agentName) info.turn = ev.agentName;
+      if (ev.kind === 'llm-request' && !this.lateInCall.has(spanKey(ev.span))) info.llmRequests++;
+      if (ev.kind === 'agent-turn') {
+        if (ev.agentName) info.turn = ev.agentName;
+        info.turnSpan = spanKey(ev.span);
+      }
       if (ev.conversationId) info.conversationId = ev.conversationId;
       this.traceInfo.set(ev.span.traceId, info);
     }
@@ -317,6 +332,13 @@ export class FootprintCore {
     for (const s of spans) {
       if (!s.parentSpanId && tracesWithRequests.has(s.traceId) && !targets.has(s.traceId)) targets.set(s.traceId, { key: spanKey(s), time: s.endTimeUnixNano });
     }
+    // A turn whose content came late gets its disposition again (on a carrier, as its turn span
+    // has gone on): the one written when the content was missing is superseded.
+    for (const key of this.lateInCall) {
+      const traceId = key.split('/')[0]!;
+      const turnSpan = this.traceInfo.peek(traceId)?.turnSpan;
+      if (turnSpan && !targets.has(traceId)) targets.set(traceId, { key: turnSpan, time: 0n });
+    }
     for (const [traceId, target] of targets) {
       const written = this.traceWritten.peek(traceId);
       const info = this.traceInfo.peek(traceId);
@@ -356,6 +378,23 @@ export class FootprintCore {
   /** Runs the seam checks of one event and records tallies and side events; returns its findings. */
   private check(ev: ModelEvent, result: ProcessResult): Finding[] {
     if (ev.kind === 'agent-turn') return [];
+    if (ev.kind === 'llm-request') {
+      const key = spanKey(ev.span);
+      // Content came late: take back what the content-less pass counted, then judge it for real.
+      const earlier = this.provisionalTallies.peek(key);
+      if (earlier && this.lateInCall.has(key)) {
+        this.provisionalTallies.delete(key);
+        for (const t of earlier) this.addTally(ev.span.traceId, negated(t));
+      }
+      // No content yet, and its log records may still come: counted as not captured for now,
+      // without taking a place in the conversation's request order.
+      if (this.awaitingContent.peek(key) && !this.lateInCall.has(key)) {
+        const tallies = unreachableAll(CONTENT_NOT_CAPTURED);
+        for (const t of tallies) this.addTally(ev.span.traceId, t);
+        this.provisionalTallies.set(key, tallies);
+        return [];
+      }
+    }
     const state = this.conversations.get(conversationKey(ev.tenant, ev.conversationId, ev.span.traceId));
     const outcome = ev.kind === 'llm-request' ? checkRequest(this.seamContext(), state, ev) : checkExecution(this.seamContext(), state, ev);
     for (const t of outcome.tallies) this.addTally(ev.span.traceId, t);
@@ -401,6 +440,7 @@ export class FootprintCore {
       for (const [r, n] of Object.entries(t.unreachableReasons)) {
         if (prev.unreachableReasons[r] === undefined) this.cacheBytes += reasonBytes(r);
         prev.unreachableReasons[r] = (prev.unreachableReasons[r] ?? 0) + n;
+        if (prev.unreachableReasons[r] === 0) delete prev.unreachableReasons[r];
       }
     }
     this.traceTallies.set(traceId, map);
@@ -481,4 +521,16 @@ function conversationIdOnSpan(span: SpanData): string | undefined {
     if (typeof v === 'string' && v !== '') return v;
   }
   return undefined;
+}
+
+/** A tally with every count negated: adding it takes the original back. */
+function negated(t: CheckTally): CheckTally {
+  return {
+    ...t,
+    checked: -t.checked,
+    findings: -t.findings,
+    notApplicable: -t.notApplicable,
+    unreachable: -t.unreachable,
+    unreachableReasons: Object.fromEntries(Object.entries(t.unreachableReasons).map(([k, v]) => [k, -v])),
+  };
 }

@@ -47,7 +47,8 @@ export interface SeamOutcome {
 
 const empty = (): SeamOutcome => ({ findings: [], tallies: [], externalGroundsUsed: [], events: [] });
 
-function unreachableAll(reason: string): CheckTally[] {
+/** Every request-reading check, unreachable once for `reason`. */
+export function unreachableAll(reason: string): CheckTally[] {
   return CHECK_CATALOG.filter((c) => c.readsContent && c.seam !== 'write').map((c) => ({
     check: c.id,
     seam: c.seam,

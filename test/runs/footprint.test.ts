@@ -75,7 +75,28 @@ describe('functional: FootprintCore over recorded traces', () => {
     expect(c.name).toBe('footprint.findings');
     expect(c.events.map((e) => e.name)).toEqual(['footprint.finding']);
     expect(c.attributes['footprint.subject.span_id']).toBe(late.findings[0]!.span.spanId);
-    expect(late.carriers.flatMap((x) => x.events.map((e) => e.name)).sort()).toEqual(['footprint.answer.standing', 'footprint.answer.standing', 'footprint.finding']);
+    expect(late.carriers.flatMap((x) => x.events.map((e) => e.name)).sort()).toEqual([
+      'footprint.answer.standing',
+      'footprint.answer.standing',
+      'footprint.disposition',
+      'footprint.disposition',
+      'footprint.finding',
+    ]);
+    // Each turn's disposition is written again, superseding the one written without content: the
+    // choice check now ran, and nothing is left counted as "not captured" (nor counted twice).
+    const turnSpans = new Set(spans.filter((s) => s.name.startsWith('invoke_agent')).map((s) => s.spanId));
+    const updated = late.carriers.filter((x) => turnSpans.has(x.parentSpanId!)).map((x) => x.events.find((e) => e.name === 'footprint.disposition')!);
+    expect(updated).toHaveLength(2);
+    const rows = updated.map((e) => (JSON.parse(String(e.attributes['footprint.disposition.checks'])) as { check: string; checked: number; unreachable: number; findings: number }[]).find((r) => r.check === 'unsupported-argument')!);
+    expect(rows.map((r) => [r.checked, r.unreachable]).sort()).toEqual([
+      [1, 0],
+      [1, 0],
+    ]);
+    expect(rows.map((r) => r.findings).sort()).toEqual([0, 1]);
+    expect(updated.map((e) => String(e.attributes['footprint.disposition.summary']))).toEqual([
+      expect.stringMatching(/on 3 LLM requests/),
+      expect.stringMatching(/on 2 LLM requests/),
+    ]);
   });
 
   it('log records arriving before their spans are kept and joined when the spans come', () => {
