@@ -172,6 +172,7 @@ export class FootprintCore {
 
   private processInto(input: ProcessInput, result: ProcessResult, diagnostics: DiagnosticList): void {
     const { limits, tenantAttribute } = this.config;
+    this.lateInCall = new Set();
     const inBatch = new Map<string, SpanData>();
     const fresh: SpanData[] = [];
     for (const s of input.spans) {
