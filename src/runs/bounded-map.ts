@@ -72,6 +72,11 @@ export class BoundedMap<V> {
     this.newest = undefined;
   }
 
+  /** Key/value pairs, oldest first, without touching recency or expiry. */
+  pairs(): [string, V][] {
+    return Array.from(this.entries, ([k, e]) => [k, e.value] as [string, V]);
+  }
+
   values(): IterableIterator<V> {
     return Array.from(this.entries.values(), (e) => e.value)[Symbol.iterator]();
   }

@@ -50,6 +50,8 @@ interface AwaitingContent {
 
 export class FootprintCore {
   readonly config: ResolvedOptions;
+  /** Whether the declarations file arms any tool's arguments (fixed at construction). */
+  private readonly fileArmsArguments: boolean;
   private readonly conversations: ConversationStore;
   /** trace id -> conversation id, learned from any span of the trace that carries one. */
   private readonly traceConversation: BoundedMap<string>;
@@ -90,6 +92,7 @@ export class FootprintCore {
 
   constructor(options: FootprintOptions & { now?: () => number } = {}) {
     this.config = resolveOptions(options);
+    this.fileArmsArguments = Object.values(this.config.declarations.tools).some((t) => (t.argumentsFrom?.length ?? 0) > 0);
     const { limits, now } = this.config;
     const traceMap = <V>() => new BoundedMap<V>({ maxEntries: limits.maxConversations, idleMs: limits.conversationIdleMs, now });
     this.conversations = new ConversationStore(limits, now, () => this.cachesBytes());
@@ -361,6 +364,12 @@ export class FootprintCore {
     return lateSpans.find((s) => spanKey(s) === key)?.endTimeUnixNano ?? 0n;
   }
 
+  private anyArgumentsFrom(tenant: string): boolean {
+    if (this.fileArmsArguments) return true;
+    for (const [key, d] of this.spanDeclarations.pairs()) if (key.startsWith(`${tenant}\u0000`) && (d.argumentsFrom?.length ?? 0) > 0) return true;
+    return false;
+  }
+
   private declarationOf(tenant: string, toolName: string): ToolDeclaration | undefined {
     return mergeToolDeclaration(this.config.declarations, toolName, this.spanDeclarations.peek(`${tenant}\u0000${toolName}`));
   }
@@ -372,6 +381,7 @@ export class FootprintCore {
       declarations: this.config.declarations,
       redaction: this.config.redaction,
       declarationOf: (tenant, name) => this.declarationOf(tenant, name),
+      anyArgumentsFrom: (tenant) => this.anyArgumentsFrom(tenant),
       talliesOf: (traceId) => this.talliesOf(traceId),
     };
   }

@@ -33,6 +33,8 @@ export interface SeamContext {
   declarations: Declarations;
   redaction: Redaction;
   declarationOf: (tenant: string, toolName: string) => ToolDeclaration | undefined;
+  /** Whether any tool of this tenant is declared to take its arguments from others (file or spans). */
+  anyArgumentsFrom: (tenant: string) => boolean;
   /** Tallies this trace has gathered so far (before this request's). */
   talliesOf: (traceId: string) => readonly CheckTally[];
 }
@@ -106,9 +108,12 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
   };
   const presentResultTools = resultToolsOf(req, state);
 
+  // Unknown offered tools can hide an armed one only if some tool is armed at all: otherwise the
+  // check has nothing declared to judge (and an undeclared run stays as it was).
+  const offeredTools = req.toolDefinitions?.map((d) => d.name) ?? (ctx.anyArgumentsFrom(req.tenant) ? undefined : []);
   const offer = danglingReferences({
     span: req.span,
-    offeredTools: req.toolDefinitions?.map((d) => d.name),
+    offeredTools,
     declarationOf,
     presentResultTools,
     earlierResultTools: state.resultTools,

@@ -287,3 +287,19 @@ describe('unit: past its bounds the state says it is incomplete instead of guess
     expect(result.findings.filter((f) => f.kind === 'unsupported-argument')).toHaveLength(1);
   });
 });
+
+describe('zero delta: declared, never inferred', () => {
+  it('with no declaration, every recorded trace gains only its dispositions: no finding, no standing, nothing else', () => {
+    for (const lib of ['otel-instrumentation-openai', 'otel-instrumentation-openai-responses', 'traceloop-openai', 'openinference-openai', 'vercel-ai', 'vercel-ai-v7-otel'] as const) {
+      for (const scenario of ['backup-triage', 'clean-control'] as const) {
+        const { doc } = loadFixture(lib, scenario);
+        const result = new FootprintCore().process({ spans: doc.spans.map((s) => s.span), logs: doc.logs });
+        expect(result.findings, `${lib} ${scenario}`).toEqual([]);
+        expect(result.carriers).toEqual([]);
+        const names = [...result.annotations.values()].flatMap((a) => a.events.map((e) => e.name));
+        expect(new Set(names), `${lib} ${scenario}`).toEqual(new Set(['footprint.disposition']));
+        for (const a of result.annotations.values()) expect(a.attributes).toEqual({});
+      }
+    }
+  });
+});
