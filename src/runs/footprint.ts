@@ -336,12 +336,15 @@ export class FootprintCore {
     for (const s of spans) {
       if (!s.parentSpanId && tracesWithRequests.has(s.traceId) && !targets.has(s.traceId)) targets.set(s.traceId, { key: spanKey(s), time: s.endTimeUnixNano });
     }
-    // A turn whose content came late gets its disposition again (on a carrier, as its turn span
-    // has gone on): the one written when the content was missing is superseded.
-    for (const key of this.lateInCall) {
-      const traceId = key.split('/')[0]!;
+    // A turn whose content came late, or whose request ended after its turn span (some apps end
+    // invoke_agent before the last chat span), gets its disposition again, on a carrier as its
+    // turn span has gone on: the one written before is superseded.
+    const afterTurn = new Set([...this.lateInCall].map((k) => k.split('/')[0]!));
+    for (const traceId of tracesWithRequests) afterTurn.add(traceId);
+    for (const traceId of afterTurn) {
+      if (targets.has(traceId)) continue;
       const turnSpan = this.traceInfo.peek(traceId)?.turnSpan;
-      if (turnSpan && !targets.has(traceId)) targets.set(traceId, { key: turnSpan, time: 0n });
+      if (turnSpan && !spans.some((s) => spanKey(s) === turnSpan)) targets.set(traceId, { key: turnSpan, time: 0n });
     }
     for (const [traceId, target] of targets) {
       const written = this.traceWritten.peek(traceId);

@@ -303,3 +303,22 @@ describe('zero delta: declared, never inferred', () => {
     }
   });
 });
+
+describe('regression: a request that ends after its turn span', () => {
+  it('gets the turn disposition written again on a carrier, counting every request', () => {
+    // In the official-instrumentation recording, turn 1's third chat span ends after its invoke_agent.
+    const { doc } = loadFixture('otel-instrumentation-openai', 'backup-triage');
+    const spans = doc.spans.map((s) => s.span);
+    const byEnd = [...spans].sort((a, b) => (a.endTimeUnixNano < b.endTimeUnixNano ? -1 : 1));
+    const core = new FootprintCore({ declarations: decl });
+    for (const s of spans) core.noteSpanStart(s);
+    const carriers = byEnd.flatMap((s) => {
+      const logs = doc.logs.filter((l) => l.spanId === s.spanId);
+      return core.process({ spans: [s], logs }).carriers;
+    });
+    const turn1 = spans.find((s) => s.name.startsWith('invoke_agent') && s.endTimeUnixNano < spans.find((c) => c.name.startsWith('chat') && c.traceId === s.traceId && c.endTimeUnixNano > s.endTimeUnixNano)!.endTimeUnixNano)!;
+    const again = carriers.filter((c) => c.parentSpanId === turn1.spanId).flatMap((c) => c.events.filter((e) => e.name === 'footprint.disposition'));
+    expect(again).toHaveLength(1);
+    expect(String(again[0]!.attributes['footprint.disposition.summary'])).toMatch(/on 3 LLM requests/);
+  });
+});
