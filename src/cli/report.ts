@@ -2,6 +2,7 @@
 // or as one JSON object. Formatting only: it never decides what is a finding.
 
 import type { Finding, CheckTally } from '../model/finding.js';
+import { checksClauses, sumTallies } from '../findings/disposition.js';
 import type { Diagnostic } from '../model/diagnostics.js';
 import type { SpanEventData } from '../model/telemetry.js';
 import * as N from '../findings/names.js';
@@ -85,27 +86,10 @@ function plural(n: number, one: string, many = `${one}s`): string {
 
 export function summaryLine(r: CheckReport): string {
   const requests = r.traces.reduce((n, t) => n + t.llmRequests, 0);
-  const totals = new Map<string, CheckTally>();
-  for (const t of r.traces)
-    for (const x of t.tallies) {
-      const p = totals.get(x.check);
-      if (!p) totals.set(x.check, { ...x, unreachableReasons: { ...x.unreachableReasons } });
-      else {
-        p.checked += x.checked;
-        p.findings += x.findings;
-        p.notApplicable += x.notApplicable;
-        p.unreachable += x.unreachable;
-        for (const [k, v] of Object.entries(x.unreachableReasons)) p.unreachableReasons[k] = (p.unreachableReasons[k] ?? 0) + v;
-      }
-    }
-  const ran = [...totals.values()].filter((t) => t.checked > 0);
-  const unreachable = [...totals.values()].filter((t) => t.unreachable > 0);
-  const reasons = [...new Set(unreachable.flatMap((t) => Object.keys(t.unreachableReasons)))];
-  let line = `${plural(ran.length, 'check')} ran on ${plural(requests, 'LLM request')} in ${plural(r.traces.length, 'trace')}`;
-  if (unreachable.length > 0) line += `; ${unreachable.length} could not run everywhere: ${reasons.join('; ')}`;
-  if (ran.length === 0 && unreachable.length === 0) line += ' (nothing was declared that arms a check, so nothing was checked)';
-  line += `. ${plural(r.findings.length, 'finding')}.`;
-  return line;
+  const totals = sumTallies(r.traces.flatMap((t) => t.tallies));
+  let line = checksClauses(totals, requests, { scope: `in ${plural(r.traces.length, 'trace')}`, idle: false });
+  if (!totals.some((t) => t.checked > 0 || t.unreachable > 0)) line += ' (nothing was declared that arms a check, so nothing was checked)';
+  return `${line}. ${plural(r.findings.length, 'finding')}.`;
 }
 
 export function renderText(r: CheckReport): string {

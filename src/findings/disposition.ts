@@ -20,16 +20,52 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** "1 check ran on 3 LLM requests; 1 could not run: message content was not captured." */
-export function dispositionSentence(rows: readonly CheckTally[], llmRequests: number): string {
+/** Adds tallies up by check (e.g. every trace of a file, for one summary). */
+export function sumTallies(tallies: readonly CheckTally[]): CheckTally[] {
+  const totals = new Map<string, CheckTally>();
+  for (const x of tallies) {
+    const p = totals.get(x.check);
+    if (!p) {
+      totals.set(x.check, { ...x, unreachableReasons: { ...x.unreachableReasons } });
+      continue;
+    }
+    p.checked += x.checked;
+    p.findings += x.findings;
+    p.notApplicable += x.notApplicable;
+    p.unreachable += x.unreachable;
+    for (const [k, v] of Object.entries(x.unreachableReasons)) p.unreachableReasons[k] = (p.unreachableReasons[k] ?? 0) + v;
+  }
+  return [...totals.values()];
+}
+
+export interface SentenceOptions {
+  /** Said after the request count, e.g. "in 2 traces". */
+  scope?: string;
+  /** List the checks that had nothing declared or applicable (default true). */
+  idle?: boolean;
+}
+
+/**
+ * "2 checks ran on 3 LLM requests; 1 could not run everywhere: …; 5 could not run: message
+ * content was not captured; 1 check had nothing declared or applicable (result-columns)". Without
+ * the final period, so callers can go on.
+ */
+export function checksClauses(rows: readonly CheckTally[], llmRequests: number, o: SentenceOptions = {}): string {
   const ran = rows.filter((r) => r.checked > 0);
-  const blocked = rows.filter((r) => r.unreachable > 0);
-  const reasons = [...new Set(blocked.flatMap((r) => Object.keys(r.unreachableReasons)))];
-  let s = `${plural(ran.length, 'check')} ran on ${plural(llmRequests, 'LLM request')}`;
-  if (blocked.length > 0) s += `; ${blocked.length} could not run${ran.length > 0 ? ' everywhere' : ''}: ${reasons.join('; ')}`;
+  const partly = ran.filter((r) => r.unreachable > 0);
+  const never = rows.filter((r) => r.checked === 0 && r.unreachable > 0);
+  const reasonsOf = (list: readonly CheckTally[]) => [...new Set(list.flatMap((r) => Object.keys(r.unreachableReasons)))].join('; ');
+  let s = `${plural(ran.length, 'check')} ran on ${plural(llmRequests, 'LLM request')}${o.scope ? ` ${o.scope}` : ''}`;
+  if (partly.length > 0) s += `; ${partly.length} could not run everywhere: ${reasonsOf(partly)}`;
+  if (never.length > 0) s += `; ${never.length} could not run: ${reasonsOf(never)}`;
   const idle = rows.filter((r) => r.checked === 0 && r.unreachable === 0);
-  if (idle.length > 0) s += `; ${plural(idle.length, 'check')} had nothing declared or applicable (${idle.map((r) => r.check).join(', ')})`;
-  return `${s}.`;
+  if (o.idle !== false && idle.length > 0) s += `; ${plural(idle.length, 'check')} had nothing declared or applicable (${idle.map((r) => r.check).join(', ')})`;
+  return s;
+}
+
+/** The disposition's sentence: every clause, with a final period. */
+export function dispositionSentence(rows: readonly CheckTally[], llmRequests: number): string {
+  return `${checksClauses(rows, llmRequests)}.`;
 }
 
 export function dispositionEvent(rows: readonly CheckTally[], llmRequests: number, time: bigint, maxBytes: number): SpanEventData {

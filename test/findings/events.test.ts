@@ -107,12 +107,20 @@ describe('unit: the disposition event', () => {
     ]);
     expect(rows.map((r) => r.check)).toEqual(CHECK_CATALOG.map((c) => c.id));
     expect(dispositionSentence(rows, 3)).toBe(
-      `1 check ran on 3 LLM requests; 1 could not run everywhere: message content was not captured; 6 checks had nothing declared or applicable (dangling-reference, result-columns, unsupported-value, prior-turn-evidence, unsupported-claim, refusal-asserts-absence).`,
+      `1 check ran on 3 LLM requests; 1 could not run: message content was not captured; 6 checks had nothing declared or applicable (dangling-reference, result-columns, unsupported-value, prior-turn-evidence, unsupported-claim, refusal-asserts-absence).`,
     );
     const e = dispositionEvent(rows, 3, 9n, 2000);
     expect(e.name).toBe('footprint.disposition');
     expect(e.attributes['footprint.disposition.unreachable']).toBe(2);
     expect(e.attributes['footprint.disposition.findings']).toBe(1);
     expect(JSON.parse(String(e.attributes['footprint.disposition.checks']))[1]).toMatchObject({ check: 'unsupported-argument', unreachable: 2, unreachable_reasons: { 'message content was not captured': 2 } });
+  });
+  it('says "everywhere" only of checks that ran somewhere and not elsewhere', () => {
+    const rows = [
+      { check: 'a', seam: 'choice' as const, checked: 2, findings: 0, notApplicable: 0, unreachable: 1, unreachableReasons: { 'r1': 1 } },
+      { check: 'b', seam: 'offer' as const, checked: 0, findings: 0, notApplicable: 0, unreachable: 3, unreachableReasons: { 'r2': 3 } },
+      { check: 'c', seam: 'write' as const, checked: 0, findings: 0, notApplicable: 4, unreachable: 0, unreachableReasons: {} },
+    ];
+    expect(dispositionSentence(rows, 5)).toBe('1 check ran on 5 LLM requests; 1 could not run everywhere: r1; 1 could not run: r2; 1 check had nothing declared or applicable (c).');
   });
 });
