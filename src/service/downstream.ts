@@ -1,5 +1,8 @@
-// Where batches go after the core: traces through the SDK's OTLP/HTTP exporter (protobuf or JSON,
-// per config), log records as their original OTLP bytes by a plain HTTP POST to the logs endpoint
+// Where batches go after the core: traces as OTLP/HTTP (protobuf or JSON, per config) through the
+// SDK's exporter machinery — for http/protobuf our own encoder (src/otlp/encode-traces.ts) handed
+// as the serializer to otlp-exporter-base's HTTP export delegate, so retries (429/502/503/504),
+// compression, headers, timeout and the concurrency bound are the SDK's; for http/json the SDK's
+// JSON trace exporter over ReadableSpans — log records as their original OTLP bytes by a plain HTTP POST to the logs endpoint
 // (forwarded unchanged: the SDK log exporter only takes SDK log records, and re-encoding would
 // lose fields). Every call resolves to an outcome, never rejects, and is bounded by the timeout.
 // Must never retry on its own beyond the exporter's own policy, and never drop data silently:
@@ -8,11 +11,13 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { gzipSync } from 'node:zlib';
-import { OTLPTraceExporter as ProtoTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import type { ExportResult } from '@opentelemetry/core';
 import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
+import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
 import type { SpanData } from '../model/telemetry.js';
 import type { SpanExtras } from '../otlp/proto.js';
+import { TraceRequestSerializer, type ExportItem, type TraceExportResponse } from '../otlp/encode-traces.js';
 import { toReadableSpans } from '../otlp/readable.js';
 import type { DownstreamConfig } from './config.js';
 
@@ -35,7 +40,7 @@ export function createDownstream(cfg: DownstreamConfig, concurrency: number): Do
     // Above the service's own in-flight bound, so the exporter never refuses for concurrency.
     concurrencyLimit: Math.max(2, concurrency * 2),
   };
-  const exporter: SpanExporter = cfg.protocol === 'http/json' ? new JsonTraceExporter(options) : new ProtoTraceExporter(options);
+  const exporter: TracesExporter = cfg.protocol === 'http/json' ? jsonExporter(options) : protoExporter(options);
   const guardMs = cfg.timeoutMs + 5_000;
 
   return {
@@ -52,7 +57,7 @@ export function createDownstream(cfg: DownstreamConfig, concurrency: number): Do
         };
         const guard = setTimeout(() => finish({ ok: false, reason: `traces export did not finish within ${guardMs} ms` }), guardMs);
         try {
-          exporter.export(toReadableSpans(items), (r) => {
+          exporter.export(items, (r) => {
             if (r.code === 0) finish({ ok: true });
             else {
               const err = r.error as (Error & { code?: number }) | undefined;
@@ -76,6 +81,31 @@ export function createDownstream(cfg: DownstreamConfig, concurrency: number): Do
       }
     },
   };
+}
+
+interface TracesExporter {
+  export(items: readonly ExportItem[], done: (r: ExportResult) => void): void;
+  shutdown(): Promise<void>;
+}
+
+type ExporterOptions = { url: string; headers: Record<string, string>; timeoutMillis: number; compression: never; concurrencyLimit: number };
+
+/** The SDK's JSON trace exporter, fed ReadableSpans built from the items. */
+function jsonExporter(options: ExporterOptions): TracesExporter {
+  const sdk = new JsonTraceExporter(options);
+  return { export: (items, done) => sdk.export(toReadableSpans(items), done), shutdown: () => sdk.shutdown() };
+}
+
+/** What @opentelemetry/exporter-trace-otlp-proto's OTLPTraceExporter builds, with our serializer. */
+function protoExporter(options: ExporterOptions): TracesExporter {
+  const delegate = createOtlpHttpExportDelegate<readonly ExportItem[], TraceExportResponse>(
+    convertLegacyHttpOptions(options, 'TRACES', 'v1/traces', { 'Content-Type': 'application/x-protobuf' }),
+    TraceRequestSerializer,
+    'otlp_http_span_exporter',
+    { name: 'span', countItems: (items) => items.length },
+    undefined,
+  );
+  return new OTLPExporterBase<readonly ExportItem[]>(delegate);
 }
 
 function postBytes(url: string, body: Uint8Array, contentType: string, cfg: DownstreamConfig): Promise<ExportOutcome> {
