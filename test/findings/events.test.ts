@@ -7,7 +7,7 @@ import { quoteText, redactValue, hashValue } from '../../src/findings/quote.js';
 import { findingId, findingIdentity, findingToEvent, fitBytes } from '../../src/findings/events.js';
 import { dispositionEvent, dispositionRows, dispositionSentence } from '../../src/findings/disposition.js';
 import { CHECK_CATALOG } from '../../src/checks/catalog.js';
-import type { Finding } from '../../src/model/finding.js';
+import type { CheckTally, Finding } from '../../src/model/finding.js';
 
 const span = { traceId: 'ab'.repeat(16), spanId: 'cd'.repeat(8) };
 const finding = (over: Partial<Finding> = {}): Finding => ({
@@ -116,7 +116,7 @@ describe('unit: the disposition event', () => {
     expect(JSON.parse(String(e.attributes['footprint.disposition.checks']))[1]).toMatchObject({ check: 'unsupported-argument', unreachable: 2, unreachable_reasons: { 'message content was not captured': 2 } });
   });
   it('says "everywhere" only of checks that ran somewhere and not elsewhere', () => {
-    const rows = [
+    const rows: CheckTally[] = [
       { check: 'a', seam: 'choice' as const, checked: 2, findings: 0, notApplicable: 0, unreachable: 1, unreachableReasons: { 'r1': 1 } },
       { check: 'b', seam: 'offer' as const, checked: 0, findings: 0, notApplicable: 0, unreachable: 3, unreachableReasons: { 'r2': 3 } },
       { check: 'c', seam: 'write' as const, checked: 0, findings: 0, notApplicable: 4, unreachable: 0, unreachableReasons: {} },
