@@ -5,12 +5,12 @@
 // claim spans without `openinference.span.kind` (the app's GenAI spans belong to the genai reader),
 // and never report hidden content (OPENINFERENCE_HIDE_*) as an empty window.
 
+import { idString, parseJsonOrRaw, reportSpan, str } from './attr-read.js';
 import { toolExecutionOf } from './tool-status.js';
 import { z } from 'zod';
 import type { AgentTurn, LlmRequest, Message, ModelEvent, Part, Role, ToolCall, ToolDefinition, ToolExecution } from '../model/agent.js';
 import type { AttrValue, SpanData } from '../model/telemetry.js';
 import { refOf } from '../model/telemetry.js';
-import type { DiagnosticLevel } from '../model/diagnostics.js';
 import type { Convention, ReadContext } from './types.js';
 import { readJsonAttribute } from './json-attribute.js';
 import {
@@ -54,25 +54,9 @@ import {
 // ---------------------------------------------------------------------------------------------
 // Small shared helpers
 
-function report(span: SpanData, ctx: ReadContext, level: DiagnosticLevel, code: string, what: string): void {
-  ctx.diagnostics.report({ level, code, message: `span "${span.name.slice(0, 80)}" ${what}`, traceId: span.traceId, spanId: span.spanId });
-}
 
-function str(v: AttrValue | undefined): string | undefined {
-  return typeof v === 'string' ? v : undefined;
-}
 
-function idString(v: AttrValue | undefined): string | undefined {
-  if (typeof v === 'string') return v !== '' ? v : undefined;
-  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
-  return undefined;
-}
 
-/** JSON the convention says is JSON (arguments): parsed when valid, the raw string (and a diagnostic) otherwise. */
-function parseArguments(raw: string, span: SpanData, ctx: ReadContext, key: string): unknown {
-  const parsed = readJsonAttribute(raw, z.unknown(), { limits: ctx.limits, diagnostics: ctx.diagnostics, span, key });
-  return parsed === undefined ? raw : parsed;
-}
 
 
 function mapRole(role: string | undefined): Role | undefined {
@@ -217,14 +201,14 @@ interface Converted {
 
 function toolCallPart(tc: FlatToolCall, span: SpanData, ctx: ReadContext, key: string): Part | undefined {
   if (!tc.name) {
-    report(span, ctx, 'warn', 'openinference.tool-call-unnamed', `has a tool call without a function name at ${key}; skipped`);
+    reportSpan(span, ctx, 'warn', 'openinference.tool-call-unnamed', `has a tool call without a function name at ${key}; skipped`);
     return undefined;
   }
   return {
     type: 'tool-call',
     ...(tc.id ? { id: tc.id } : {}),
     name: tc.name,
-    arguments: tc.arguments === undefined ? undefined : parseArguments(tc.arguments, span, ctx, `${key}.${TOOL_CALL_FUNCTION_ARGUMENTS}`),
+    arguments: tc.arguments === undefined ? undefined : parseJsonOrRaw(tc.arguments, span, ctx, `${key}.${TOOL_CALL_FUNCTION_ARGUMENTS}`),
   };
 }
 
@@ -271,10 +255,10 @@ function convertFamily(fam: FlatFamily, prefix: string, span: SpanData, ctx: Rea
     messages.push({ role, parts });
   }
   if (unknownRoles > 0) {
-    report(span, ctx, 'warn', 'openinference.message-role-unknown', `has ${unknownRoles} ${prefix}* message(s) with a missing or unknown role; skipped`);
+    reportSpan(span, ctx, 'warn', 'openinference.message-role-unknown', `has ${unknownRoles} ${prefix}* message(s) with a missing or unknown role; skipped`);
   }
   if (fam.clipped) {
-    report(
+    reportSpan(
       span,
       ctx,
       'warn',
@@ -356,7 +340,7 @@ function chatMessage(raw: unknown, span: SpanData, ctx: ReadContext, key: string
         type: 'tool-call',
         ...(tc.data.id ? { id: tc.data.id } : {}),
         name: tc.data.function.name,
-        arguments: typeof args === 'string' ? parseArguments(args, span, ctx, key) : undefined,
+        arguments: typeof args === 'string' ? parseJsonOrRaw(args, span, ctx, key) : undefined,
       });
     }
   }
@@ -372,7 +356,7 @@ function responsesItem(raw: unknown, span: SpanData, ctx: ReadContext, key: stri
   if (it.type === 'function_call' && it.name) {
     return {
       role: 'assistant',
-      parts: [{ type: 'tool-call', ...(it.call_id ? { id: it.call_id } : {}), name: it.name, arguments: it.arguments === undefined ? undefined : parseArguments(it.arguments, span, ctx, key) }],
+      parts: [{ type: 'tool-call', ...(it.call_id ? { id: it.call_id } : {}), name: it.name, arguments: it.arguments === undefined ? undefined : parseJsonOrRaw(it.arguments, span, ctx, key) }],
     };
   }
   if (it.type === 'function_call_output') {
@@ -398,7 +382,7 @@ function inputFromRequestBody(span: SpanData, ctx: ReadContext): Message[] | und
       const msg = chatMessage(m, span, ctx, `${INPUT_VALUE} messages`);
       if (msg) out.push(msg);
     }
-    if (body.messages.length > bound) report(span, ctx, 'warn', 'openinference.messages-clipped', `${INPUT_VALUE} holds ${body.messages.length} messages, past the ${bound}-message bound; only the first ${bound} were read`);
+    if (body.messages.length > bound) reportSpan(span, ctx, 'warn', 'openinference.messages-clipped', `${INPUT_VALUE} holds ${body.messages.length} messages, past the ${bound}-message bound; only the first ${bound} were read`);
     return out;
   }
   if (body.input !== undefined) {
@@ -411,7 +395,7 @@ function inputFromRequestBody(span: SpanData, ctx: ReadContext): Message[] | und
     }
     return out;
   }
-  report(span, ctx, 'info', 'openinference.input-unrecognised', `${INPUT_VALUE} holds neither Chat Completions messages nor a Responses input; the window is not known`);
+  reportSpan(span, ctx, 'info', 'openinference.input-unrecognised', `${INPUT_VALUE} holds neither Chat Completions messages nor a Responses input; the window is not known`);
   return undefined;
 }
 
@@ -463,7 +447,7 @@ function toolDefinition(raw: AttrValue, span: SpanData, ctx: ReadContext, key: s
   if (!t) return undefined;
   const name = t.function?.name ?? t.name;
   if (!name) {
-    report(span, ctx, 'warn', 'openinference.tool-unnamed', `attribute ${key} names no tool; skipped`);
+    reportSpan(span, ctx, 'warn', 'openinference.tool-unnamed', `attribute ${key} names no tool; skipped`);
     return undefined;
   }
   const description = t.function ? t.function.description : t.description;
@@ -508,7 +492,7 @@ function readLlm(span: SpanData, ctx: ReadContext): LlmRequest {
     const c = convertFamily(input, LLM_INPUT_MESSAGES_PREFIX, span, ctx);
     inputMessages = c.messages;
     if (c.redacted) {
-      report(span, ctx, 'info', 'openinference.input-redacted', 'has redacted input text (OPENINFERENCE_HIDE_INPUT_TEXT); the window is not known');
+      reportSpan(span, ctx, 'info', 'openinference.input-redacted', 'has redacted input text (OPENINFERENCE_HIDE_INPUT_TEXT); the window is not known');
     } else inputContent = 'captured';
     // The SDK keeps only the first OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT attributes (128 by default) and
     // drops the rest silently. OpenInference writes input.value before the flattened messages and
@@ -519,9 +503,9 @@ function readLlm(span: SpanData, ctx: ReadContext): LlmRequest {
       const fromBody = inputFromRequestBody(span, ctx);
       if (fromBody && fromBody.length > inputMessages.length) {
         inputMessages = fromBody;
-        report(span, ctx, 'warn', 'openinference.attributes-dropped', `holds ${c.messages.length} flattened input messages but ${INPUT_VALUE} holds ${fromBody.length}: attributes were dropped (span attribute count limit?); the window is read from ${INPUT_VALUE}`);
+        reportSpan(span, ctx, 'warn', 'openinference.attributes-dropped', `holds ${c.messages.length} flattened input messages but ${INPUT_VALUE} holds ${fromBody.length}: attributes were dropped (span attribute count limit?); the window is read from ${INPUT_VALUE}`);
       } else if (keyCount >= SDK_DEFAULT_ATTRIBUTE_COUNT_LIMIT) {
-        report(span, ctx, 'info', 'openinference.attribute-limit', `has ${keyCount} attributes, the SDK's default count limit; later attributes may have been dropped`);
+        reportSpan(span, ctx, 'info', 'openinference.attribute-limit', `has ${keyCount} attributes, the SDK's default count limit; later attributes may have been dropped`);
       }
     }
   } else {
@@ -541,7 +525,7 @@ function readLlm(span: SpanData, ctx: ReadContext): LlmRequest {
   if (output.seen) {
     const c = convertFamily(output, LLM_OUTPUT_MESSAGES_PREFIX, span, ctx);
     outMessages = c.messages;
-    if (c.redacted) report(span, ctx, 'info', 'openinference.output-redacted', 'has redacted output text (OPENINFERENCE_HIDE_OUTPUT_TEXT); the answer is not known');
+    if (c.redacted) reportSpan(span, ctx, 'info', 'openinference.output-redacted', 'has redacted output text (OPENINFERENCE_HIDE_OUTPUT_TEXT); the answer is not known');
     else outputContent = 'captured';
   }
   const body = readResponseBody(span, ctx, !output.seen);
@@ -567,12 +551,12 @@ function readLlm(span: SpanData, ctx: ReadContext): LlmRequest {
       const d = toolDefinition(raw, span, ctx, `${LLM_TOOLS_PREFIX}${k}.${TOOL_JSON_SCHEMA}`);
       if (d) toolDefinitions.push(d);
     }
-    if (toolsClipped) report(span, ctx, 'warn', 'openinference.tools-clipped', `has tool definitions past the ${bound} bound; only the first ${bound} were read`);
+    if (toolsClipped) reportSpan(span, ctx, 'warn', 'openinference.tools-clipped', `has tool definitions past the ${bound} bound; only the first ${bound} were read`);
   }
 
   const conversationId = idString(attrs[SESSION_ID]);
   const model = str(attrs[LLM_MODEL_NAME]) ?? str(attrs[LLM_RESPONSE_MODEL_NAME]) ?? str(attrs[LLM_REQUEST_MODEL_NAME]);
-  if (!body.id) report(span, ctx, 'info', 'openinference.response-id-missing', `has no response id in ${OUTPUT_VALUE}; the request cannot be matched by id`);
+  if (!body.id) reportSpan(span, ctx, 'info', 'openinference.response-id-missing', `has no response id in ${OUTPUT_VALUE}; the request cannot be matched by id`);
   return {
     kind: 'llm-request',
     span: refOf(span),
@@ -595,14 +579,14 @@ function readLlm(span: SpanData, ctx: ReadContext): LlmRequest {
 function readTool(span: SpanData, ctx: ReadContext): ToolExecution {
   const attrs = span.attributes;
   const toolName = str(attrs[TOOL_NAME]) || span.name;
-  if (!str(attrs[TOOL_NAME])) report(span, ctx, 'info', 'openinference.tool-name-missing', `has no ${TOOL_NAME}; the span name is used`);
+  if (!str(attrs[TOOL_NAME])) reportSpan(span, ctx, 'info', 'openinference.tool-name-missing', `has no ${TOOL_NAME}; the span name is used`);
   const callId = idString(attrs[TOOL_ID]);
   const rawArgs = attrs[INPUT_VALUE];
   let args: unknown;
   if (typeof rawArgs === 'string' && rawArgs !== REDACTED_VALUE) {
     const mime = str(attrs[INPUT_MIME_TYPE]);
     const t = rawArgs.trimStart();
-    args = mime === MIME_JSON || (mime === undefined && (t.startsWith('{') || t.startsWith('['))) ? parseArguments(rawArgs, span, ctx, INPUT_VALUE) : rawArgs;
+    args = mime === MIME_JSON || (mime === undefined && (t.startsWith('{') || t.startsWith('['))) ? parseJsonOrRaw(rawArgs, span, ctx, INPUT_VALUE) : rawArgs;
   } else if (rawArgs !== undefined && rawArgs !== REDACTED_VALUE) args = rawArgs;
   const rawResult = attrs[OUTPUT_VALUE];
   // The result stays the string the tool returned: that is what the model is shown.

@@ -5,12 +5,12 @@
 // span's own attributes, and never report unrecorded content (recordInputs/recordOutputs false)
 // as an empty window.
 
+import { idString, parseJsonOrRaw, reportSpan, str } from './attr-read.js';
 import { toolExecutionOf } from './tool-status.js';
 import { z } from 'zod';
 import type { AgentTurn, LlmRequest, Message, ModelEvent, Part, Role, ToolCall, ToolDefinition, ToolExecution } from '../model/agent.js';
 import type { AttrValue, SpanData } from '../model/telemetry.js';
 import { refOf } from '../model/telemetry.js';
-import type { DiagnosticLevel } from '../model/diagnostics.js';
 import type { Convention, ReadContext } from './types.js';
 import { readJsonAttribute } from './json-attribute.js';
 import { GEN_AI_REQUEST_MODEL, GEN_AI_RESPONSE_ID, GEN_AI_RESPONSE_MODEL } from './keys-genai.js';
@@ -64,34 +64,17 @@ function roleOf(span: SpanData): SpanRole | undefined {
 // ---------------------------------------------------------------------------------------------
 // Small helpers
 
-function report(span: SpanData, ctx: ReadContext, level: DiagnosticLevel, code: string, what: string): void {
-  ctx.diagnostics.report({ level, code, message: `span "${span.name.slice(0, 80)}" ${what}`, traceId: span.traceId, spanId: span.spanId });
-}
 
-function str(v: AttrValue | undefined): string | undefined {
-  return typeof v === 'string' ? v : undefined;
-}
 
-function idString(v: AttrValue | undefined): string | undefined {
-  if (typeof v === 'string') return v !== '' ? v : undefined;
-  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
-  return undefined;
-}
 
 function json(span: SpanData, ctx: ReadContext, key: string) {
   return { limits: ctx.limits, diagnostics: ctx.diagnostics, span, key };
 }
 
-/** A value the SDK wrote with JSON.stringify: parsed when valid; the raw string (and a diagnostic) otherwise. */
-function parseJsonString(raw: AttrValue, span: SpanData, ctx: ReadContext, key: string): unknown {
-  if (typeof raw !== 'string') return raw;
-  const parsed = readJsonAttribute(raw, z.unknown(), json(span, ctx, key));
-  return parsed === undefined ? raw : parsed;
-}
 
 /** Tool-call arguments: an object (prompt messages, v4 `args`) or a JSON string (v5/v6 `input`, double-encoded). */
 function toolArguments(v: unknown, span: SpanData, ctx: ReadContext, key: string): unknown {
-  return typeof v === 'string' ? parseJsonString(v, span, ctx, key) : v;
+  return typeof v === 'string' ? parseJsonOrRaw(v, span, ctx, key) : v;
 }
 
 function conversationIdOf(span: SpanData): string | undefined {
@@ -116,7 +99,7 @@ function toolResultValue(p: z.infer<typeof ToolResultPartJson>, span: SpanData, 
   if (p.output !== undefined) {
     const o = ToolOutputJson.safeParse(p.output);
     if (!o.success) {
-      report(span, ctx, 'warn', 'vercel-ai.tool-output-shape', `has a tool-result output without a type in ${AI_PROMPT_MESSAGES}; kept as recorded`);
+      reportSpan(span, ctx, 'warn', 'vercel-ai.tool-output-shape', `has a tool-result output without a type in ${AI_PROMPT_MESSAGES}; kept as recorded`);
       return p.output;
     }
     switch (o.data.type) {
@@ -129,7 +112,7 @@ function toolResultValue(p: z.infer<typeof ToolResultPartJson>, span: SpanData, 
       case 'execution-denied':
         return o.data.reason ?? EXECUTION_DENIED_DEFAULT;
       default:
-        report(span, ctx, 'info', 'vercel-ai.tool-output-type', `has a tool-result output of unknown type "${o.data.type.slice(0, 40)}"; its value is kept`);
+        reportSpan(span, ctx, 'info', 'vercel-ai.tool-output-type', `has a tool-result output of unknown type "${o.data.type.slice(0, 40)}"; its value is kept`);
         return o.data.value ?? p.output;
     }
   }
@@ -198,7 +181,7 @@ function readPromptMessages(span: SpanData, ctx: ReadContext): Message[] | undef
   if (!list) return undefined;
   const bound = ctx.limits.maxMessagesPerRequest;
   if (list.length > bound) {
-    report(span, ctx, 'warn', 'vercel-ai.messages-clipped', `${AI_PROMPT_MESSAGES} holds ${list.length} messages, past the ${bound}-message bound; only the first ${bound} were read`);
+    reportSpan(span, ctx, 'warn', 'vercel-ai.messages-clipped', `${AI_PROMPT_MESSAGES} holds ${list.length} messages, past the ${bound}-message bound; only the first ${bound} were read`);
   }
   const out: Message[] = [];
   let badMessages = 0;
@@ -212,8 +195,8 @@ function readPromptMessages(span: SpanData, ctx: ReadContext): Message[] | undef
     const role = m.data.role as Role;
     out.push({ role, parts: promptParts(role, m.data.content, span, ctx, skipped) });
   }
-  if (badMessages > 0) report(span, ctx, 'warn', 'vercel-ai.message-shape', `has ${badMessages} message(s) of an unknown shape or role in ${AI_PROMPT_MESSAGES}; skipped`);
-  if (skipped.n > 0) report(span, ctx, 'warn', 'vercel-ai.part-shape', `has ${skipped.n} content part(s) of a broken shape in ${AI_PROMPT_MESSAGES}; skipped`);
+  if (badMessages > 0) reportSpan(span, ctx, 'warn', 'vercel-ai.message-shape', `has ${badMessages} message(s) of an unknown shape or role in ${AI_PROMPT_MESSAGES}; skipped`);
+  if (skipped.n > 0) reportSpan(span, ctx, 'warn', 'vercel-ai.part-shape', `has ${skipped.n} content part(s) of a broken shape in ${AI_PROMPT_MESSAGES}; skipped`);
   return out;
 }
 
@@ -238,7 +221,7 @@ function readTools(span: SpanData, ctx: ReadContext): ToolDefinition[] | undefin
     raw = whole as AttrValue[];
   }
   if (!Array.isArray(raw)) {
-    report(span, ctx, 'warn', 'vercel-ai.tools-shape', `attribute ${AI_PROMPT_TOOLS} is not an array; tool definitions not read`);
+    reportSpan(span, ctx, 'warn', 'vercel-ai.tools-shape', `attribute ${AI_PROMPT_TOOLS} is not an array; tool definitions not read`);
     return undefined;
   }
   const out: ToolDefinition[] = [];
@@ -249,7 +232,7 @@ function readTools(span: SpanData, ctx: ReadContext): ToolDefinition[] | undefin
     const schema = t.inputSchema !== undefined ? t.inputSchema : t.parameters;
     out.push({ name: t.name, ...(t.description ? { description: t.description } : {}), ...(schema !== undefined ? { inputSchema: schema } : {}) });
   }
-  if (raw.length > bound) report(span, ctx, 'warn', 'vercel-ai.tools-clipped', `has ${raw.length} tool definitions, past the ${bound} bound; only the first ${bound} were read`);
+  if (raw.length > bound) reportSpan(span, ctx, 'warn', 'vercel-ai.tools-clipped', `has ${raw.length} tool definitions, past the ${bound} bound; only the first ${bound} were read`);
   return out;
 }
 
@@ -273,7 +256,7 @@ function readResponseToolCalls(span: SpanData, ctx: ReadContext): ToolCall[] | u
       arguments: toolArguments(args, span, ctx, `${AI_RESPONSE_TOOL_CALLS} input`),
     });
   }
-  if (bad > 0) report(span, ctx, 'warn', 'vercel-ai.tool-call-shape', `has ${bad} tool call(s) of a broken shape in ${AI_RESPONSE_TOOL_CALLS}; skipped`);
+  if (bad > 0) reportSpan(span, ctx, 'warn', 'vercel-ai.tool-call-shape', `has ${bad} tool call(s) of a broken shape in ${AI_RESPONSE_TOOL_CALLS}; skipped`);
   return out;
 }
 
@@ -300,10 +283,10 @@ function readRequest(span: SpanData, ctx: ReadContext): LlmRequest {
   }
   const text = attrs[AI_RESPONSE_TEXT];
   const outputText = typeof text === 'string' && text !== '' ? [text] : [];
-  if (text !== undefined && typeof text !== 'string') report(span, ctx, 'warn', 'vercel-ai.text-shape', `attribute ${AI_RESPONSE_TEXT} is not a string; not read`);
+  if (text !== undefined && typeof text !== 'string') reportSpan(span, ctx, 'warn', 'vercel-ai.text-shape', `attribute ${AI_RESPONSE_TEXT} is not a string; not read`);
 
   const responseId = idString(attrs[AI_RESPONSE_ID]) ?? idString(attrs[GEN_AI_RESPONSE_ID]);
-  if (!responseId) report(span, ctx, 'info', 'vercel-ai.response-id-missing', `has neither ${AI_RESPONSE_ID} nor ${GEN_AI_RESPONSE_ID}; the request cannot be matched by id`);
+  if (!responseId) reportSpan(span, ctx, 'info', 'vercel-ai.response-id-missing', `has neither ${AI_RESPONSE_ID} nor ${GEN_AI_RESPONSE_ID}; the request cannot be matched by id`);
   const model = str(attrs[AI_RESPONSE_MODEL]) ?? str(attrs[GEN_AI_RESPONSE_MODEL]) ?? str(attrs[AI_MODEL_ID]) ?? str(attrs[GEN_AI_REQUEST_MODEL]);
   const conversationId = conversationIdOf(span);
   return {
@@ -329,18 +312,18 @@ function readToolCall(span: SpanData, ctx: ReadContext): ToolExecution | undefin
   const attrs = span.attributes;
   const toolName = str(attrs[AI_TOOL_CALL_NAME]);
   if (!toolName) {
-    report(span, ctx, 'warn', 'vercel-ai.tool-name-missing', `has no ${AI_TOOL_CALL_NAME}; not read`);
+    reportSpan(span, ctx, 'warn', 'vercel-ai.tool-name-missing', `has no ${AI_TOOL_CALL_NAME}; not read`);
     return undefined;
   }
   const callId = idString(attrs[AI_TOOL_CALL_ID]);
-  if (!callId) report(span, ctx, 'info', 'vercel-ai.tool-call-id-missing', `has no ${AI_TOOL_CALL_ID}; the execution cannot be matched to the model's call by id`);
+  if (!callId) reportSpan(span, ctx, 'info', 'vercel-ai.tool-call-id-missing', `has no ${AI_TOOL_CALL_ID}; the execution cannot be matched to the model's call by id`);
   const argsKey = attrs[AI_TOOL_CALL_ARGS] !== undefined ? AI_TOOL_CALL_ARGS : AI_TOOL_CALL_INPUT;
   const resultKey = attrs[AI_TOOL_CALL_RESULT] !== undefined ? AI_TOOL_CALL_RESULT : AI_TOOL_CALL_OUTPUT;
   const rawArgs = attrs[argsKey];
   const rawResult = attrs[resultKey];
   // Both are JSON.stringify output; the parsed result is what the provider shows the model.
-  const args = rawArgs === undefined ? undefined : parseJsonString(rawArgs, span, ctx, argsKey);
-  const result = rawResult === undefined ? undefined : parseJsonString(rawResult, span, ctx, resultKey);
+  const args = rawArgs === undefined ? undefined : parseJsonOrRaw(rawArgs, span, ctx, argsKey);
+  const result = rawResult === undefined ? undefined : parseJsonOrRaw(rawResult, span, ctx, resultKey);
   const conversationId = conversationIdOf(span);
   return toolExecutionOf(span, ctx.tenant, 'vercel-ai', { toolName, callId, conversationId, arguments: args, result });
 }
