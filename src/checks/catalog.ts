@@ -27,6 +27,9 @@ export const CHECK_CATALOG: readonly RegisteredCheck[] = [
 /** The reason every content-reading check gives when the instrumentation recorded no messages. */
 export const CONTENT_NOT_CAPTURED = 'message content was not captured';
 
+/** The reason a write-seam check gives when the tool's result was not recorded. */
+export const RESULT_NOT_CAPTURED = 'the tool result was not captured';
+
 /** The registered check that files findings of this kind. */
 export function checkOfKind(kind: string): string {
   return CHECK_CATALOG.find((c) => c.kinds?.includes(kind))?.id ?? kind;

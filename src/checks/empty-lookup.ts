@@ -9,6 +9,7 @@
 // Tally: a non-empty result is one encounter (a pass); an empty one counts each string argument
 // judged (pass or fail). Pure function over plain data: no I/O, no clocks, no globals.
 
+import { RESULT_NOT_CAPTURED } from './catalog.js';
 import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
 import type { LedgerRow } from '../model/ledger.js';
 import type { ToolDeclaration } from '../declarations/types.js';
@@ -21,7 +22,6 @@ export const EMPTY_LOOKUP = 'empty-lookup';
 /** Quoted in every empty-lookup message: what this finding can and cannot say. */
 export const EMPTY_LOOKUP_CEILING =
   'An empty result can be perfectly true (the thing may exist and simply have nothing to show), so this is a place to look, not a verdict that anything is wrong.';
-export const RESULT_NOT_CAPTURED = 'the tool result was not captured';
 export const ARGUMENTS_NOT_CAPTURED = 'the tool-call arguments were not captured';
 export const NO_PRODUCER_RESULT = 'no declared producer had returned a result earlier in the conversation';
 

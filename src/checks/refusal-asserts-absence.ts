@@ -7,6 +7,7 @@
 // -> unreachable; no phrase -> pass. One finding per refused read, naming it (tool, call id, its
 // error). Detection only: nothing is blocked. Pure function: no I/O, no clocks, no globals.
 
+import { CONTENT_NOT_CAPTURED } from './catalog.js';
 import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
 import type { LedgerRow } from '../model/ledger.js';
 import type { SpanRef } from '../model/telemetry.js';
@@ -117,7 +118,7 @@ export function refusalAssertsAbsence(input: RefusalAssertsAbsenceInput): CheckO
   }
   if (input.answerText === undefined) {
     tally.unreachable = refused.length;
-    tally.unreachableReasons['message content was not captured'] = refused.length;
+    tally.unreachableReasons[CONTENT_NOT_CAPTURED] = refused.length;
     return { findings, tally };
   }
   tally.checked = refused.length;

@@ -10,6 +10,7 @@
 // only: the result is not rewritten. Tally: each declared column over a non-empty row set is one
 // encounter. Pure function over plain data: no I/O, no clocks, no globals.
 
+import { RESULT_NOT_CAPTURED } from './catalog.js';
 import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
 import type { LedgerRow } from '../model/ledger.js';
 import type { ColumnDeclaration, ColumnType, ToolDeclaration } from '../declarations/types.js';
@@ -19,7 +20,6 @@ import { quoteText } from '../findings/quote.js';
 export const RESULT_COLUMNS = 'result-columns';
 export const MISSING_COLUMN = 'missing-column';
 export const COLUMN_TYPE_MISMATCH = 'column-type-mismatch';
-export const RESULT_NOT_CAPTURED = 'the tool result was not captured';
 /** Quoted in every column-type-mismatch message: what this finding can and cannot say. */
 export const COLUMN_TYPE_CEILING = 'This judges the type of each value, never its meaning: a well-typed value can still be wrong.';
 /** Column names listed in a missing-column message before "and N more". */

@@ -9,6 +9,7 @@
 // compare by sorted-key JSON. Detection only: nothing is blocked. Tally: one encounter per claim.
 // Pure function over plain data: no I/O, no clocks, no globals.
 
+import { CONTENT_NOT_CAPTURED } from './catalog.js';
 import type { ClaimDeclaration } from '../declarations/types.js';
 import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
 import type { LedgerRow } from '../model/ledger.js';
@@ -132,7 +133,7 @@ export function unsupportedClaims(input: UnsupportedClaimInput): CheckOutcome {
     tally.unreachableReasons[reason] = (tally.unreachableReasons[reason] ?? 0) + 1;
   };
   if (input.answerText === undefined) {
-    for (let i = 0; i < claims.length; i++) unreachable('message content was not captured');
+    for (let i = 0; i < claims.length; i++) unreachable(CONTENT_NOT_CAPTURED);
     return { findings, tally };
   }
   const answer = structuredAnswer(input.answerText);

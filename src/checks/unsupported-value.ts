@@ -9,13 +9,13 @@
 // Also returns the grounded tokens with the request (and turn) that last served each one, for
 // `prior-turn-evidence`. Pure function over plain data: no I/O, no clocks, no globals.
 
+import { CONTENT_NOT_CAPTURED } from './catalog.js';
 import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
 import { buildEvidenceIndex, extractDataTokens, DEFAULT_MAX_ANSWER_TOKENS, DEFAULT_MAX_INDEX_TOKENS, type DataToken } from './data-tokens.js';
 
 export const UNSUPPORTED_VALUE = 'unsupported-value';
-export const CONTENT_NOT_CAPTURED = 'message content was not captured';
 
 /** One tool result the answering request's window held. */
 export interface WindowResult {
