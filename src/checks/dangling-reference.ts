@@ -7,6 +7,8 @@
 // Tally: each distinct offered tool is one encounter — armed tools are checked (pass or fail),
 // unarmed ones not applicable. Pure function over plain data: no I/O, no clocks, no globals.
 
+import { andList, orList } from '../findings/phrases.js';
+import { CONTENT_NOT_CAPTURED } from './catalog.js';
 import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
 import type { SpanRef } from '../model/telemetry.js';
 import type { ToolDeclaration } from '../declarations/types.js';
@@ -14,7 +16,6 @@ import type { ToolDeclaration } from '../declarations/types.js';
 export const DANGLING_REFERENCE = 'dangling-reference';
 export const ARGUMENT_GROUND = 'argument-ground';
 export const TOOL_DEFINITIONS_NOT_RECORDED = 'tool definitions were not recorded';
-export const INPUT_NOT_CAPTURED = 'message content was not captured';
 
 const NOTHING_BLOCKED = 'Nothing here blocked the offer.';
 
@@ -37,15 +38,7 @@ function emptyTally(): CheckTally {
   return { check: DANGLING_REFERENCE, seam: 'offer', checked: 0, findings: 0, notApplicable: 0, unreachable: 0, unreachableReasons: {} };
 }
 
-function andList(names: readonly string[]): string {
-  if (names.length <= 1) return names[0] ?? '';
-  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-}
 
-function orList(names: readonly string[]): string {
-  if (names.length <= 1) return names[0] ?? '';
-  return `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
-}
 
 export function danglingReferences(input: OfferCheckInput): CheckOutcome {
   const tally = emptyTally();
@@ -61,7 +54,7 @@ export function danglingReferences(input: OfferCheckInput): CheckOutcome {
   if (armed.length === 0) return { findings, tally };
   if (!input.inputCaptured) {
     tally.unreachable = armed.length;
-    tally.unreachableReasons[INPUT_NOT_CAPTURED] = armed.length;
+    tally.unreachableReasons[CONTENT_NOT_CAPTURED] = armed.length;
     return { findings, tally };
   }
   for (const tool of armed) {

@@ -6,6 +6,7 @@
 // Tally: `checked` counts argument leaves judged, `findings` the leaves that failed (<= checked).
 // Pure function over plain data: no I/O, no clocks, no globals.
 
+import { orList } from '../findings/phrases.js';
 import type { ToolCall } from '../model/agent.js';
 import type { CheckTally, Finding, Witness } from '../model/finding.js';
 import type { SpanRef } from '../model/telemetry.js';
@@ -64,10 +65,6 @@ function emptyTally(): CheckTally {
   return { check: UNSUPPORTED_ARGUMENT, seam: 'choice', checked: 0, findings: 0, notApplicable: 0, unreachable: 0, unreachableReasons: {} };
 }
 
-function orList(names: readonly string[]): string {
-  if (names.length <= 1) return names[0] ?? '';
-  return `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
-}
 
 function describeServed(s: ServedString): string {
   if (s.source === 'tool-result') return `tool result${s.toolName ? ` of ${s.toolName}` : ''}${s.callId ? ` (call ${s.callId})` : ''}`;

@@ -1,6 +1,7 @@
 // Renders a check run for people (grouped by trace, each finding with its sentence and witnesses)
 // or as one JSON object. Formatting only: it never decides what is a finding.
 
+import { plural } from '../findings/phrases.js';
 import type { Finding, CheckTally } from '../model/finding.js';
 import { checksClauses, sumTallies } from '../findings/disposition.js';
 import type { Diagnostic } from '../model/diagnostics.js';
@@ -80,9 +81,6 @@ export function renderJson(r: CheckReport): string {
   );
 }
 
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 export function summaryLine(r: CheckReport): string {
   const requests = r.traces.reduce((n, t) => n + t.llmRequests, 0);

@@ -2,6 +2,7 @@
 // found, was not applicable or could not run, and why. Lists unarmed checks too, so "no findings"
 // never reads as "all checked". Bounded like every attribute footprint-otel writes.
 
+import { plural } from './phrases.js';
 import type { Attributes, SpanEventData } from '../model/telemetry.js';
 import type { CheckTally } from '../model/finding.js';
 import type { RegisteredCheck } from '../checks/catalog.js';
@@ -16,9 +17,6 @@ export function dispositionRows(catalog: readonly RegisteredCheck[], tallies: re
   });
 }
 
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 /** Adds tallies up by check (e.g. every trace of a file, for one summary). */
 export function sumTallies(tallies: readonly CheckTally[]): CheckTally[] {
