@@ -23,7 +23,8 @@ function parseJson(body: Uint8Array): DecodeResult<Record<string, unknown>> {
   return { ok: true, value: doc as Record<string, unknown> };
 }
 
-function jsonExtras(raw: Record<string, unknown>): SpanExtras {
+/** The span fields beyond SpanData that the JSON receiver keeps for re-encoding. */
+export function jsonExtras(raw: Record<string, unknown>): SpanExtras {
   const x: SpanExtras = {};
   if (typeof raw.traceState === 'string' && raw.traceState) x.traceState = raw.traceState;
   const flags = Number(raw.flags);

@@ -4,6 +4,7 @@
 // links) and the same extras; grouping by resource and scope; structured values fuzzed; the
 // response reader; and the service's http/protobuf downstream over the SDK's export delegate
 // (content type, headers, gzip, retry on 503, partial success).
+import { jsonExtras } from '../../src/service/decode.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -34,18 +35,6 @@ function fixtureFiles(): string[] {
   return out.sort();
 }
 
-/** The extras the service's JSON receiver keeps (src/service/decode.ts). */
-function extrasOf(raw: Record<string, unknown>): SpanExtras {
-  const x: SpanExtras = {};
-  if (typeof raw.traceState === 'string' && raw.traceState) x.traceState = raw.traceState;
-  const flags = Number(raw.flags);
-  if (Number.isInteger(flags) && flags > 0) x.flags = flags;
-  for (const k of ['droppedAttributesCount', 'droppedEventsCount', 'droppedLinksCount'] as const) {
-    const v = Number(raw[k]);
-    if (Number.isInteger(v) && v > 0) x[k] = v;
-  }
-  return x;
-}
 
 function decodeBoth(items: ExportItem[]) {
   const ours = decodeTraceRequestProto(encodeTraceRequest(items));
@@ -64,7 +53,7 @@ describe('unit: encode-traces round trip over every fixture', () => {
       const doc = decodeOtlpJsonText(readFileSync(file, 'utf8'), file);
       expect(doc.diagnostics).toEqual([]);
       expect(doc.spans.length).toBeGreaterThan(0);
-      const items: ExportItem[] = doc.spans.map((d) => ({ span: d.span, extras: extrasOf(d.raw) }));
+      const items: ExportItem[] = doc.spans.map((d) => ({ span: d.span, extras: jsonExtras(d.raw) }));
       const { ours, sdk } = decodeBoth(items);
       expect(ours.rejected).toBe(0);
       expect(ours.spans.length).toBe(items.length);
