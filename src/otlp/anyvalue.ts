@@ -47,7 +47,10 @@ export function decodeKeyValues(list: unknown, depth = 0): { [key: string]: Attr
     if (!kv || typeof kv !== 'object') continue;
     const key = (kv as { key?: unknown }).key;
     if (typeof key !== 'string') continue;
-    out[key] = decodeAnyValue((kv as { value?: unknown }).value, depth);
+    const value = decodeAnyValue((kv as { value?: unknown }).value, depth);
+    // '__proto__' is an ordinary attribute key in OTLP: an assignment would set the prototype (or be ignored).
+    if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    else out[key] = value;
   }
   return out;
 }

@@ -116,7 +116,10 @@ export function keyValuesToPlain(list: unknown, depth = 0): { [key: string]: Att
     if (!kv || typeof kv !== 'object') continue;
     const key = (kv as { key?: unknown }).key;
     if (typeof key !== 'string') continue;
-    out[key] = anyValueToPlain((kv as { value?: unknown }).value, depth);
+    const value = anyValueToPlain((kv as { value?: unknown }).value, depth);
+    // '__proto__' is an ordinary attribute key in OTLP: an assignment would set the prototype (or be ignored).
+    if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    else out[key] = value;
   }
   return out;
 }

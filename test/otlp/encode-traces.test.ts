@@ -95,6 +95,23 @@ const BASE: SpanData = {
 };
 
 describe('unit: encode-traces fields', () => {
+  it("an attribute named '__proto__' is an ordinary key: kept by both decoders, never a prototype", () => {
+    const attributes = JSON.parse('{"__proto__": {"polluted": "yes"}, "s": "x"}') as { [k: string]: AttrValue };
+    const span: SpanData = { ...BASE, attributes, resource: { 'service.name': 'svc' } };
+    const viaProto = decodeTraceRequestProto(encodeTraceRequest([{ span }]));
+    expect(viaProto.ok).toBe(true);
+    if (!viaProto.ok) return;
+    const got = viaProto.value.spans[0]!.span.attributes;
+    expect(Object.keys(got).sort()).toEqual(['__proto__', 's']);
+    expect((got as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(got)).toBe(Object.prototype);
+    const json = JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 's' }, spans: [{ traceId: BASE.traceId, spanId: BASE.spanId, name: 'n', startTimeUnixNano: '1', endTimeUnixNano: '2', attributes: [{ key: '__proto__', value: { kvlistValue: { values: [{ key: 'polluted', value: { stringValue: 'yes' } }] } } }] }] }] }] });
+    const doc = decodeOtlpJsonText(json, 'proto-key.json');
+    const attrs = doc.spans[0]!.span.attributes;
+    expect(Object.keys(attrs)).toEqual(['__proto__']);
+    expect((attrs as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
   it('structured values, events, links, status and every extra survive, as through the SDK', () => {
     const span: SpanData = {
       ...BASE,
