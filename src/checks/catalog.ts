@@ -2,16 +2,9 @@
 // content. The disposition lists every one of them, armed or not, so "no findings" never reads as
 // "all checked". Data only.
 
-import type { Seam } from '../model/finding.js';
+import type { RegisteredCheck } from '../model/finding.js';
 
-export interface RegisteredCheck {
-  id: string;
-  seam: Seam;
-  /** Needs recorded message content (so it is unreachable when capture is off). */
-  readsContent: boolean;
-  /** Finding kinds it files, when they differ from its id. */
-  kinds?: readonly string[];
-}
+export type { RegisteredCheck } from '../model/finding.js';
 
 export const CHECK_CATALOG: readonly RegisteredCheck[] = [
   { id: 'dangling-reference', seam: 'offer', readsContent: true },

@@ -11,7 +11,7 @@ import type { ToolCall } from '../model/agent.js';
 import type { CheckTally, Finding, Witness } from '../model/finding.js';
 import type { SpanRef } from '../model/telemetry.js';
 import type { ToolDeclaration } from '../declarations/types.js';
-import type { Frame, ServedString } from '../runs/frame.js';
+import type { Frame, ServedString } from '../model/frame.js';
 import { argumentLeaves } from './argument-leaves.js';
 import { schemaEnumValues } from './schema-enums.js';
 import { quoteText } from '../findings/quote.js';

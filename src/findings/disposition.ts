@@ -5,7 +5,7 @@
 import { plural } from './phrases.js';
 import type { Attributes, SpanEventData } from '../model/telemetry.js';
 import type { CheckTally } from '../model/finding.js';
-import type { RegisteredCheck } from '../checks/catalog.js';
+import type { RegisteredCheck } from '../model/finding.js';
 import { fitBytes } from './events.js';
 import * as N from './names.js';
 

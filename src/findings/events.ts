@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Attributes, SpanEventData } from '../model/telemetry.js';
 import type { Finding } from '../model/finding.js';
-import type { Redaction } from '../runs/footprint.js';
+import type { Redaction } from '../model/finding.js';
 import { quoteText, redactValue } from './quote.js';
 import * as N from './names.js';
 

@@ -3,7 +3,7 @@
 // "…". Text from spans is data: this only quotes it, never interprets it.
 
 import { createHash } from 'node:crypto';
-import type { Redaction } from '../runs/footprint.js';
+import type { Redaction } from '../model/finding.js';
 
 const CONTROL_OR_FORMAT = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 const LINE_BREAKS = /[\r\n\u2028\u2029]+/g;

@@ -65,3 +65,16 @@ export interface CheckOutcome {
   findings: Finding[];
   tally: CheckTally;
 }
+
+/** A check the core runs: its id, its seam and whether it reads message content (src/checks/catalog.ts lists them). */
+export interface RegisteredCheck {
+  id: string;
+  seam: Seam;
+  /** Needs recorded message content (so it is unreachable when capture is off). */
+  readsContent: boolean;
+  /** Finding kinds it files, when they differ from its id. */
+  kinds?: readonly string[];
+}
+
+/** How finding values are written out: quoted, hashed (`sha256:` + 16 hex) or omitted. */
+export type Redaction = 'quote' | 'hash' | 'omit';

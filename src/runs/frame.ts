@@ -3,34 +3,10 @@
 // and tool-call arguments), plus app-asserted external grounds. Pure: built from the request alone.
 // Must never count assistant text or tool-call arguments as served.
 
-import type { ExternalGround, LlmRequest, Message, ToolDefinition } from '../model/agent.js';
+import type { LlmRequest, Message, ToolDefinition } from '../model/agent.js';
+import type { Frame, ServedString, WrittenString } from '../model/frame.js';
 
-export type ServedSource = 'system' | 'user' | 'tool-result' | 'tool-schema';
-export type WrittenSource = 'assistant-text' | 'assistant-tool-call';
-
-export interface ServedString {
-  source: ServedSource;
-  /** Index of the message in the request's window (-1 for tool-schema text). */
-  message: number;
-  text: string;
-  callId?: string;
-  toolName?: string;
-}
-
-export interface WrittenString {
-  source: WrittenSource;
-  message: number;
-  text: string;
-  callId?: string;
-}
-
-export interface Frame {
-  served: ServedString[];
-  written: WrittenString[];
-  external: ExternalGround[];
-  /** Tool definitions the request carried (undefined: not recorded). */
-  toolDefinitions?: ToolDefinition[];
-}
+export type { Frame, ServedSource, ServedString, WrittenSource, WrittenString } from '../model/frame.js';
 
 /** The text of a tool result as the model read it: strings as they are, other values as JSON. */
 export function resultText(result: unknown): string {

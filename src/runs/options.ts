@@ -3,11 +3,11 @@
 
 import type { Attributes, LogData, SpanData, SpanEventData } from '../model/telemetry.js';
 import type { Diagnostic } from '../model/diagnostics.js';
-import type { Finding } from '../model/finding.js';
+import type { Finding, Redaction } from '../model/finding.js';
 import { NO_DECLARATIONS, type Declarations } from '../declarations/types.js';
 import { resolveLimits, type Limits } from '../limits.js';
 
-export type Redaction = 'quote' | 'hash' | 'omit';
+export type { Redaction } from '../model/finding.js';
 
 export interface FootprintOptions {
   /** Tool declarations (validated). Default: none, so no check is armed. */

@@ -4,7 +4,7 @@
 // witnesses, one finding per argument path, and no declaration means no output at all.
 import { describe, it, expect } from 'vitest';
 import { unsupportedArguments, type ChoiceCheckInput } from '../../src/checks/unsupported-argument.js';
-import type { Frame } from '../../src/runs/frame.js';
+import type { Frame } from '../../src/model/frame.js';
 import type { ToolDeclaration } from '../../src/declarations/types.js';
 import type { ToolCall } from '../../src/model/agent.js';
 
