@@ -72,7 +72,7 @@ export function runCheck(argv: string[], io: CheckIo = {}): CliResult {
   let declarations: Declarations | undefined;
   if (values.declarations) {
     const r = loadDeclarationsFile(values.declarations);
-    if (!r.ok) return fail(`declarations refused:\n${r.errors.map((e) => `  ${e.replace(/\n/g, '\n  ')}`).join('\n')}`);
+    if (!r.ok) return fail(`declarations refused: ${r.errors.map((e) => e.replace(/\n/g, '\n  ')).join('\n  ')}`);
     declarations = r.declarations;
   }
 
