@@ -26,20 +26,24 @@ describe('install from the packed tarball, outside the checkout', () => {
 
   beforeAll(() => {
     ensureDist();
+  }, 180_000);
+
+  // The install itself: bounded under 2 minutes (pack ~5 s, offline attempt ≤ 25 s, registry ≤ 80 s).
+  beforeAll(() => {
     const packed = run(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], ROOT);
     expect(packed.status, packed.stderr).toBe(0);
     const tarball = join(dir, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename);
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'fp-install-probe', private: true }));
-    const offline = run(NPM, ['install', '--offline', tarball], app, 50_000);
+    const offline = run(NPM, ['install', '--offline', tarball], app, 25_000);
     if (offline.status === 0) how = 'offline, from the npm cache';
     else {
-      const online = run(NPM, ['install', '--prefer-offline', tarball], app, 90_000);
+      const online = run(NPM, ['install', '--prefer-offline', tarball], app, 80_000);
       if (online.status === 0) how = 'from the cache and the registry';
       else if (NETWORK_ERRORS.test(online.stderr)) skipReason = `the registry is unreachable and the npm cache lacks the dependencies: ${online.stderr.split('\n').find((l) => NETWORK_ERRORS.test(l))}`;
       else throw new Error(`npm install of the tarball failed:\n${online.stderr}`);
     }
-  }, 170_000);
+  }, 115_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   const bin = () => join(app, 'node_modules', '.bin', 'footprint-otel');
