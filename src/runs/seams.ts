@@ -118,6 +118,7 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
     presentResultTools,
     earlierResultTools: state.resultTools,
     inputCaptured: true,
+    toolCalls: req.toolCalls,
   });
   const choice = unsupportedArguments({
     span: req.span,
