@@ -112,9 +112,10 @@ function answerValues(answer: string, tokens: readonly DataToken[], forms: reado
       return true;
     });
     // A form with no data token in it (a date with no year, `2 AM`) is not data, as before.
-    if (!holdsData || seenForm.has(f.key)) continue;
+    // A percentage with decimals is data by itself (`99.5%` is not `99.95%`).
+    if ((!holdsData && f.kind !== 'percent') || seenForm.has(f.key)) continue;
     seenForm.add(f.key);
-    out.push({ key: f.key, raw: f.raw, lookups: f.kind === 'phone' ? [f.key, ...f.lookups] : f.lookups, number: false });
+    out.push({ key: f.key, raw: f.raw, lookups: f.kind === 'phone' ? [f.key, ...f.lookups] : f.lookups, number: f.kind === 'percent' });
   }
   const everywhere = new Map<string, number>();
   scanDataTokens(answer, (t) => {
@@ -152,7 +153,10 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
   }
   const { bounds } = input;
   const extraction = extractDataTokens(input.answerText, bounds.maxAnswerTokens);
-  if (extraction.tokens.length === 0) {
+  const L = VALUE_SEARCH_LIMITS;
+  const forms = findValueForms(input.answerText, L.maxFormsPerText);
+  const values = answerValues(input.answerText, extraction.tokens, forms);
+  if (values.length === 0) {
     tally.notApplicable++;
     return { findings, tally, grounded, exempt };
   }
@@ -163,9 +167,6 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
   const evidence = buildEvidenceIndex(results, bounds.maxIndexTokens);
   const exemptIndex = buildEvidenceIndex(exemptSources, bounds.maxIndexTokens);
   const writtenIndex = input.writtenTexts ? buildEvidenceIndex(input.writtenTexts.map((text) => ({ text })), bounds.maxIndexTokens) : undefined;
-  const L = VALUE_SEARCH_LIMITS;
-  const forms = findValueForms(input.answerText, L.maxFormsPerText);
-  const values = answerValues(input.answerText, extraction.tokens, forms);
   // Built only if some value needs them (most answers ground every value token for token).
   let formIdx: ReturnType<typeof buildFormIndex> | undefined;
   let exemptFormIdx: ReturnType<typeof buildFormIndex> | undefined;

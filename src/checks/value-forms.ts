@@ -1,14 +1,15 @@
 // Canonical forms of answer values that a model writes differently from how a tool served them:
 // calendar dates (ISO, US `11/30/2025`, European `30/11/2025` `30.11.2025`, written `30 November
 // 2025`, `Nov 30, 2025`), clock times (`2:00 AM` = `02:00`, `2:30 PM` = `14:30`)
-// and phone numbers (compared by their digits, a country code aside). Each form found in a text
+// phone numbers (compared by their digits, a country code aside) and percentages with decimals
+// (`99.5%`: data however few digits, met by the number or the ratio served). Each form found in a text
 // becomes a canonical key (`2025-11-30`, `02:00`, `tel10:4155550132`) on both sides,
 // so `unsupported-value` can look a date up as the served ISO date. Used by unsupported-value only.
 // Must never guess a form from a bare number, never read a date without a year as data, never do
 // I/O: pure functions over strings, bounded by their callers' caps.
 
 /** What kind of value a form is. */
-export type ValueFormKind = 'date' | 'time' | 'phone';
+export type ValueFormKind = 'date' | 'time' | 'phone' | 'percent';
 
 /** One value written in a recognised form, found in a text. */
 export interface ValueForm {
@@ -43,6 +44,8 @@ const CLOCK = /(?<![\w:.])(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([ap])(?:m|\.m\.)(
 /** A phone-shaped run: optional +, digit groups split by blanks, dots, dashes or parentheses. */
 const PHONE = /(?<![\w+.\-/:])(\+?\(?\d[\d \t().-]{8,}\d)(?![\w.\-/:]?\d)/g;
 const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+/** A percentage with decimals and at least three digits (`99.5%`, `12.5 %`): data, however few digits. */
+const PERCENT = /(?<![\w.\-:/])(\d{1,3}\.\d+)\s?%/g;
 /** Cheap pre-test: a text with a form has a digit beside a separator a form needs (or ten digits in a row). */
 const MAY_HOLD_FORM = /\d[/.:\s)-]|[\s(+]\d|\d{10}/;
 
@@ -132,6 +135,12 @@ export function findValueForms(text: string, max: number): ValueForm[] {
     // A phone needs a separator or a leading +: a bare run of digits is a number, not a phone.
     if (lookups.length === 0 || !/[\s().+-]/.test(raw)) continue;
     push({ kind: 'phone', raw, key: digits, lookups, start: m.index, end: m.index + raw.length });
+  }
+  for (const m of s.matchAll(PERCENT)) {
+    const written = m[1]!;
+    if (written.replace(/\D/g, '').length < 3) continue;
+    const key = written.replace(/0+$/, '').replace(/\.$/, '');
+    push({ kind: 'percent', raw: m[0], key, lookups: [key], start: m.index, end: m.index + m[0].length });
   }
   return out.sort((a, b) => a.start - b.start);
 }

@@ -133,6 +133,14 @@ describe('unit: rounding to the stated precision and unit factors', () => {
     expect(run('Availability: 0.9995 over 41,187,342 requests.', [SLA]).findings).toEqual([]);
   });
 
+  it('a percentage with decimals is data however few digits: 99.5% is not the served 0.9995', () => {
+    const out = run('orders-api was available 99.5% of the time.', [SLA]);
+    expect(out.findings.map((f) => [f.predicate, f.value, f.grounding])).toEqual([['99.5', '99.5%', 'nowhere']]);
+    expect(run('orders-api was available 99.95 % of the time.', [SLA]).findings).toEqual([]);
+    // Whole percentages stay prose, as before.
+    expect(run('Retention met 99% of the target.', [SLA]).tally.notApplicable).toBe(1);
+  });
+
   it('rounding to trailing zeros: 41,190,000 and "about 41 million" style numbers meet 41187342; a different number does not', () => {
     expect(run('orders-api served 41,190,000 requests in 30 days.', [SLA]).findings).toEqual([]);
     expect(run('orders-api served roughly 41,000,000 requests in 30 days.', [SLA]).findings).toEqual([]);
