@@ -10,6 +10,7 @@ import type { ToolDeclaration } from '../declarations/types.js';
 import type { CoverageItem, DeclaredPeriod, DescribedFact, ResultReading } from '../model/ledger.js';
 import { DEFAULT_LIMITS } from '../limits.js';
 import { nearest } from '../declarations/nearest.js';
+import { valueAtRowsAt } from '../declarations/rows-at.js';
 import { isZonedInstant, periodVerdict, zonedInstantNanos } from './period.js';
 
 /** Coverage ledgers wrapping coverage ledgers are read this deep; a deeper one is plain data. */
@@ -232,10 +233,8 @@ function readArray(list: readonly unknown[], shape: 'array' | 'rows-at'): Result
 
 function readPlainObject(o: Record<string, unknown>, declaration: ToolDeclaration | undefined, refused?: string): ResultReading {
   const rowsAt = declaration?.rowsAt;
-  const reading: ResultReading =
-    rowsAt !== undefined && Object.prototype.hasOwnProperty.call(o, rowsAt) && Array.isArray(o[rowsAt])
-      ? readArray(o[rowsAt] as unknown[], 'rows-at')
-      : { emptiness: 'unknown', shape: 'object' };
+  const rows = rowsAt !== undefined ? valueAtRowsAt(o, rowsAt) : undefined;
+  const reading: ResultReading = Array.isArray(rows) ? readArray(rows, 'rows-at') : { emptiness: 'unknown', shape: 'object' };
   const refusal = objectRefusal(o);
   if (refusal !== undefined) reading.refusal = refusal;
   if (refused !== undefined) reading.envelopeRefused = refused;
