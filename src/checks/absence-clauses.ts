@@ -174,7 +174,8 @@ function saidOf(clause: string, cue: RegExpExecArray): string {
   let start = cue.index;
   while (start < clause.length && /[^\p{L}\p{N}]/u.test(clause[start]!)) start++;
   const rest = clause.slice(cue.index + cue[0].length);
-  const words = rest.match(/^(?:\s*[\p{L}\p{N}][\p{L}\p{N}'_\-./]*){0,5}/u)?.[0] ?? '';
+  // Words are separated by blanks, so the match is linear (no two ways to split one word).
+  const words = rest.match(/^(?:\s*[\p{L}\p{N}][\p{L}\p{N}'_\-./]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}'_\-./]*){0,4})?/u)?.[0] ?? '';
   const stop = words.search(/\s(?:for|of|on|in|at|from|to|by|with|since|during|under|about|that|which|who|because|so|and|or|were|was|is|are|has|have)\b/i);
   const tail = stop >= 0 ? words.slice(0, stop) : words;
   return clause.slice(start, cue.index + cue[0].length + tail.length).replace(/[\s.,;:!?)\]"']+$/u, '').trim();
