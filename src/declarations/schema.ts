@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { Declarations } from './types.js';
 import { nearest } from './nearest.js';
+import { rowsAtSteps } from './rows-at.js';
 
 const nonBlank = z.string().trim().min(1, 'must be a non-blank string');
 
@@ -32,11 +33,11 @@ const Tool = z.strictObject({
   readOnly: z.boolean().optional(),
   inputSchema: z.record(z.string(), z.unknown()).optional(),
   resultColumns: z.record(nonBlank, Column).optional(),
-  rowsAt: nonBlank.regex(/^[^./]+$/, 'must be one top-level key (no "." or "/")').optional(),
+  rowsAt: nonBlank.refine((s) => rowsAtSteps(s) !== undefined, 'must be a key, a dotted path (data.items) or a JSON pointer (/data/items) with no blank step').optional(),
   errorShape: ErrorShape.optional(),
 });
 
-const Claim = z.strictObject({ entity: nonBlank, field: nonBlank });
+const Claim = z.strictObject({ entity: nonBlank, field: nonBlank, exact: z.boolean().optional() });
 
 const Answers = z.strictObject({ checkValues: z.boolean().optional() });
 
@@ -51,7 +52,7 @@ const ERROR_SHAPE_KEYS = ['field', 'refused', 'notFound', 'message'];
 const TOP_KEYS = ['tools', 'claims', 'answers'];
 const ANSWER_KEYS = ['checkValues'];
 const COLUMN_KEYS = ['type', 'nullable'];
-const CLAIM_KEYS = ['entity', 'field'];
+const CLAIM_KEYS = ['entity', 'field', 'exact'];
 
 export type DeclarationsResult = { ok: true; declarations: Declarations } | { ok: false; errors: string[] };
 

@@ -11,6 +11,8 @@ export interface ColumnDeclaration {
 export interface ClaimDeclaration {
   entity: string;
   field: string;
+  /** Compare strings exactly (case and surrounding blanks count); by default they are trimmed and case-folded. */
+  exact?: boolean;
 }
 
 /**
@@ -36,7 +38,7 @@ export interface ToolDeclaration {
   inputSchema?: unknown;
   /** Declared result columns, checked over every row of an array-of-objects result. */
   resultColumns?: Record<string, ColumnDeclaration>;
-  /** Top-level key of an object result where its rows are. */
+  /** Where an object result's rows are: a key, a dotted path (`data.items`) or a JSON pointer (`/data/items`). */
   rowsAt?: string;
   /** How its results say refused or not found, when no known shape does. */
   errorShape?: ErrorShapeDeclaration;

@@ -11,6 +11,7 @@ import type { ToolDeclaration } from '../declarations/types.js';
 import type { CoverageItem, DeclaredPeriod, DescribedFact, ResultReading } from '../model/ledger.js';
 import { DEFAULT_LIMITS } from '../limits.js';
 import { nearest } from '../declarations/nearest.js';
+import { valueAtRowsAt } from '../declarations/rows-at.js';
 import { isZonedInstant, periodVerdict, zonedInstantNanos } from './period.js';
 import { declaredVerdict, objectVerdict, textVerdict, type EndingVerdict } from './refusal-reading.js';
 
@@ -224,10 +225,8 @@ function readArray(list: readonly unknown[], shape: 'array' | 'rows-at'): Result
 
 function readPlainObject(o: Record<string, unknown>, ctx: ReadContext, refused?: string): ResultReading {
   const rowsAt = ctx.declaration?.rowsAt;
-  const reading: ResultReading =
-    rowsAt !== undefined && Object.prototype.hasOwnProperty.call(o, rowsAt) && Array.isArray(o[rowsAt])
-      ? readArray(o[rowsAt] as unknown[], 'rows-at')
-      : { emptiness: 'unknown', shape: 'object' };
+  const rows = rowsAt !== undefined ? valueAtRowsAt(o, rowsAt) : undefined;
+  const reading: ResultReading = Array.isArray(rows) ? readArray(rows, 'rows-at') : { emptiness: 'unknown', shape: 'object' };
   applyVerdict(reading, declaredVerdict(o, ctx.declaration?.errorShape) ?? objectVerdict(o, ctx.args), ctx);
   if (refused !== undefined) reading.envelopeRefused = refused;
   return reading;

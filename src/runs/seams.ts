@@ -119,6 +119,7 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
     presentResultTools,
     earlierResultTools: state.resultTools,
     inputCaptured: true,
+    toolCalls: req.toolCalls,
   });
   const choice = unsupportedArguments({
     span: req.span,
@@ -244,7 +245,12 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
       span: req.span,
       answerText,
       windowResults,
-      exemptTexts: frame.served.filter((s) => s.source === 'system' || s.source === 'user').map((s) => s.text),
+      // This window's user and system text, and the user messages of the conversation's earlier
+      // requests (a window that dropped them still answers a question the user asked with them).
+      exemptTexts: [
+        ...frame.served.filter((s) => s.source === 'system' || s.source === 'user').map((s) => s.text),
+        ...state.served.filter((s) => s.source === 'user').map((s) => s.text),
+      ],
       writtenTexts: frame.written.map((w) => w.text),
       inputCaptured: true,
       bounds: { maxAnswerTokens: 20_000, maxIndexTokens: 200_000, quotedValueChars: limits.quotedValueChars },
