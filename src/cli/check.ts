@@ -11,6 +11,7 @@ import { FootprintCore, type Redaction } from '../runs/footprint.js';
 import { spanKey, type SpanData, type SpanEventData } from '../model/telemetry.js';
 import type { Declarations } from '../declarations/types.js';
 import { renderJson, renderText, type CheckReport } from './report.js';
+import { writeExplainPage } from '../explain/page.js';
 import { ATTR_ANSWER_REASONS, ATTR_ANSWER_STANDING, ATTR_ANSWER_STATEMENT, ATTR_DISPOSITION_SUMMARY, EVENT_ANSWER_STANDING, EVENT_DISPOSITION, EVENT_FINDING } from '../findings/names.js';
 
 export interface CliResult {
@@ -25,7 +26,8 @@ export const CHECK_USAGE = `usage: footprint-otel check FILE... [--declarations 
   --declarations  tool declarations (YAML or JSON) that arm the checks
   --format        text (default) for people, json for machines: {"findings":[...]}
   --write FILE    write the spans back out as OTLP/JSON with the finding events added
-  --redaction     how finding values are written: quote (default), hash or omit`;
+  --redaction     how finding values are written: quote (default), hash or omit
+  --html FILE     write "Explain this answer" for every agent trace as one self-contained page`;
 
 const fail = (reason: string): CliResult => ({ exitCode: 2, stdout: '', stderr: `footprint-otel check: ${reason}\n` });
 
@@ -39,6 +41,7 @@ export function runCheck(argv: string[]): CliResult {
         declarations: { type: 'string' },
         format: { type: 'string', default: 'text' },
         write: { type: 'string' },
+        html: { type: 'string' },
         redaction: { type: 'string', default: 'quote' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -117,6 +120,10 @@ export function runCheck(argv: string[]): CliResult {
     } catch (e) {
       return fail(`cannot write ${values.write} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
+  }
+  if (values.html) {
+    const why = writeExplainPage(values.html, { spans, logs: doc.logs, result, traceIds: report.traces.map((t) => t.traceId), ...(declarations ? { declarations } : {}), redaction: values.redaction as Redaction });
+    if (why) return fail(why);
   }
   return { exitCode: 0, stdout: values.format === 'json' ? `${renderJson(report)}\n` : renderText(report), stderr: '' };
 }

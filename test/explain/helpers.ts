@@ -39,3 +39,29 @@ export function recordOf(paths: readonly string[], traceId: string, o: { declara
 export function demoRecord(traceId = DEMO_TURN_2, redaction: Redaction = 'quote'): ExplainRecord {
   return recordOf([join(DEMO, 'trace.otlp.json'), join(DEMO, 'logs.otlp.json')], traceId, { declarations: demoDeclarations(), redaction }).record;
 }
+
+/** Markup, script URLs, bidi and control characters, and a placeholder: in every field they reach. */
+export const HOSTILE = `<script>window.__pwned=1</script>"><img src=x onerror="window.__pwned=2"><a href="javascript:window.__pwned=3">x</a>\u202Eevil\u202C\u2066iso\u2069\u0007\u001b[31m\u200B{{tool:code}}`;
+
+/**
+ * The demo recording with HOSTILE written into the person's message, the final answer, the call
+ * id, the agent's name, the tenant (service.name) and the model name, then run through the core.
+ */
+export function hostileDemo(): { record: ExplainRecord; declarations: Declarations; traceId: string } {
+  const enc = (s: string) => JSON.stringify(s).slice(1, -1);
+  const swap = (text: string) =>
+    text
+      .split("What's the backup status of that machine?").join(`asked ${enc(HOSTILE)}`)
+      .split('That machine has no backup record.').join(`answer ${enc(HOSTILE)}`)
+      .split('call_bt_003').join(`call ${enc(HOSTILE)}`)
+      .split('"backup-triage"').join(`"agent ${enc(HOSTILE)}"`)
+      .split('backup-triage-agent').join(`tenant ${enc(HOSTILE)}`)
+      .split('gpt-4o-mini-2024-07-18').join(`model ${enc(HOSTILE)}`);
+  let doc: DecodedDocument = { spans: [], logs: [], diagnostics: [], documents: [] };
+  for (const f of ['trace.otlp.json', 'logs.otlp.json']) doc = decodeOtlpJsonText(swap(readFileSync(join(DEMO, f), 'utf8')), f, doc);
+  const declarations = demoDeclarations();
+  const core = new FootprintCore({ declarations });
+  const spans = doc.spans.map((d) => d.span);
+  const result = core.process({ spans, logs: doc.logs });
+  return { record: { traceId: DEMO_TURN_2, spans: annotatedSpans(spans, result), logs: doc.logs }, declarations, traceId: DEMO_TURN_2 };
+}
