@@ -2,6 +2,7 @@
 // call), where it was written (the model's own earlier text), where the window served it, where
 // it is absent, and where it was LAST served before (the backtrack witness: an earlier request's
 // window, linked). Locates values in the frames the core's own builder made; decides nothing.
+// One mark per value and place, however many findings share the value.
 // Pure; must never put a value into a mark that the finding event did not already write.
 
 import type { ToolCall } from '../model/agent.js';
@@ -86,7 +87,7 @@ function markWindow(w: WindowView, r: RequestFact, loc: Located, mark: 'served' 
   if (!frame) return;
   const at = (message: number, m: ValueMark['mark']) => {
     const msg = w.messages[message];
-    if (msg && !msg.marks.some((x) => x.findingId === loc.view.id && x.mark === m)) msg.marks.push({ findingId: loc.view.id, value: loc.view.value!, mark: m });
+    if (msg && !msg.marks.some((x) => x.value === loc.view.value && x.mark === m)) msg.marks.push({ findingId: loc.view.id, value: loc.view.value!, mark: m });
   };
   if (mark !== 'written') for (const s of frame.served) if (s.source !== 'tool-schema' && s.text.includes(loc.raw)) at(s.message, 'served');
   if (mark !== 'served') for (const s of frame.written) if (s.text.includes(loc.raw)) at(s.message, 'written');
@@ -110,14 +111,16 @@ export function marksOf(f: TurnFacts, views: FindingView[], asked?: { traceId: s
     markWindow(w, loc.request, loc, 'both');
     if (loc.call) {
       const chosen = w.chosen.find((c) => c.callId === loc.call!.id && c.toolName === loc.call!.name);
-      if (chosen) chosen.marks.push({ findingId: v.id, value: v.value!, mark: 'chosen' });
+      if (chosen && !chosen.marks.some((m) => m.value === v.value)) chosen.marks.push({ findingId: v.id, value: v.value!, mark: 'chosen' });
     }
-    if (!servesIt(loc.request, loc.raw) && loc.request.frame) w.absent.push({ findingId: v.id, value: v.value!, mark: 'absent' });
+    // One note per value and window, however many findings share it.
+    const noted = (mark: ValueMark['mark']) => w.absent.some((m) => m.mark === mark && m.value === v.value);
+    if (!servesIt(loc.request, loc.raw) && loc.request.frame && !noted('absent')) w.absent.push({ findingId: v.id, value: v.value!, mark: 'absent' });
     // The backtrack witness: the latest earlier window that served the value.
     const earlier = [...f.requests].reverse().find((r) => r.order < loc.request.order && servesIt(r, loc.raw));
     if (earlier) {
       const back: Pointer = { traceId: earlier.request.span.traceId, spanId: earlier.request.span.spanId, path: '' };
-      w.absent.push({ findingId: v.id, value: v.value!, mark: 'last-served', backtrack: back });
+      if (!noted('last-served')) w.absent.push({ findingId: v.id, value: v.value!, mark: 'last-served', backtrack: back });
       markWindow(windowOf(earlier), earlier, loc, 'served');
     }
   }

@@ -75,8 +75,9 @@ describe('account of the demo trace (turn 2: the unsupported argument)', () => {
     const w = account.windows.find((x) => x.spanId === '72a396a7302dd225')!;
     expect(w.inTurn).toBe(true);
     expect(w.chosen[0]).toMatchObject({ toolName: 'backup_status', callId: 'call_bt_003' });
-    // Both findings concern that one call: each marks it chosen.
-    expect(w.chosen[0]!.marks.map((m) => [m.mark, m.findingId])).toEqual(account.findings.map((x) => ['chosen', x.id]));
+    // Both findings concern that one call and value: it is marked chosen once.
+    expect(w.chosen[0]!.marks.map((m) => [m.mark, m.value])).toEqual([['chosen', 'db-primary-full']]);
+    expect(w.messages[1]!.marks.filter((m) => m.mark === 'written')).toHaveLength(1);
     expect(w.messages[1]!.marks.map((m) => m.mark)).toContain('written');
     expect(w.absent.map((m) => m.mark)).toContain('absent');
     const back = w.absent.find((m) => m.mark === 'last-served')!;
