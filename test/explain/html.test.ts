@@ -95,3 +95,34 @@ describe('hostile telemetry', () => {
   });
   void HOSTILE;
 });
+
+describe('hostile coverage words (a tool declares them; they are shown)', () => {
+  it('reach the page only escaped, with visible markers', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { decodeOtlpJsonText } = await import('../../src/otlp/json.js');
+    const { FootprintCore } = await import('../../src/runs/footprint.js');
+    const { annotatedSpans } = await import('../../src/explain/annotate.js');
+    const { loadDeclarationsFile } = await import('../../src/declarations/load.js');
+    const { ROOT } = await import('./helpers.js');
+    const dir = join(ROOT, 'test', 'fixtures', 'scenarios');
+    // The coverage list sits in a JSON string inside the attribute: encoded twice.
+    const twice = JSON.stringify(JSON.stringify(HOSTILE).slice(1, -1)).slice(1, -1);
+    const text = readFileSync(join(dir, 'declared-absence-gaps.otlp.json'), 'utf8').split('the offsite replica catalog (vault-us-2)').join(twice);
+    const doc = decodeOtlpJsonText(text, 'hostile');
+    const r = loadDeclarationsFile(join(dir, 'declarations.yaml'));
+    if (!r.ok) throw new Error(r.errors.join());
+    const spans = doc.spans.map((d) => d.span);
+    const result = new FootprintCore({ declarations: r.declarations }).process({ spans, logs: doc.logs });
+    const e = explainTrace({ traceId: 'aac71d214e75325a9b00c6167291da06', spans: annotatedSpans(spans, result), logs: doc.logs }, { declarations: r.declarations });
+    const not = e.account.rows.find((x) => x.row === 'it-did-not-check')!.sentences.map((s) => s.text).join(' ');
+    expect(not).toContain('<script>window.__pwned=1</script>');
+    const html = renderPage([e]);
+    expect(html).toContain('did not check <q><bdi>&lt;script&gt;window.__pwned=1&lt;/script&gt;');
+    expect(html).not.toMatch(/<script|<img|<a [^>]*href="javascript/i);
+    expect(html).not.toMatch(/<[^>]* on[a-z]+=/i);
+    expect(html).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u0000-\u0008\u000b\u000c\u000e-\u001f\u200B]/);
+    // The shown map shows the words (declared coverage) as data, never as markup.
+    expect(Object.values(e.shown).some((l) => 'value' in l && String(l.value).includes('<script>'))).toBe(true);
+  });
+});
