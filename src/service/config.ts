@@ -61,6 +61,8 @@ export interface ServiceConfig {
   evaluations: boolean;
   limits: ServiceLimits;
   embedded: { runs: number; print: boolean };
+  /** Base URL people reach this service at: when set, finding events get footprint.explain.url. */
+  publicUrl: string | null;
 }
 
 export const DEFAULT_SERVICE_LIMITS: Readonly<ServiceLimits> = Object.freeze({
@@ -90,6 +92,7 @@ export function defaultServiceConfig(): ServiceConfig {
     evaluations: true,
     limits: { ...DEFAULT_SERVICE_LIMITS },
     embedded: { runs: 100, print: true },
+    publicUrl: null,
   };
 }
 
@@ -133,6 +136,7 @@ export const ConfigFileSchema = z.strictObject({
   evaluations: z.boolean().optional(),
   limits: LimitsFile.optional(),
   embedded: z.strictObject({ runs: posInt.optional(), print: z.boolean().optional() }).optional(),
+  publicUrl: httpUrl.optional(),
 });
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
@@ -317,6 +321,11 @@ export function loadServiceConfig(sources: ConfigSources = {}): ConfigResult {
   c.limits = { ...c.limits, ...stripUndefined(f.limits ?? {}) };
   if (f.embedded?.runs) c.embedded.runs = f.embedded.runs;
   if (f.embedded?.print !== undefined) c.embedded.print = f.embedded.print;
+  const publicUrl = env[N.ENV_PUBLIC_URL] ?? f.publicUrl;
+  if (publicUrl) {
+    if (/^https?:\/\/[^\s]+$/.test(publicUrl)) c.publicUrl = publicUrl.replace(/\/+$/, '');
+    else errors.push(`${N.ENV_PUBLIC_URL}: "${publicUrl.slice(0, 80)}" must be an http:// or https:// URL`);
+  }
 
   if (c.downstream && pointsAt(c.downstream.tracesUrl, c.listen)) errors.push(`downstream: ${c.downstream.tracesUrl} is this service's own listen address (a loop); point it at the collector's second receiver`);
   return errors.length ? { ok: false, errors } : { ok: true, config: c, warnings };

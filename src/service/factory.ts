@@ -13,9 +13,10 @@ import { defaultServiceConfig, loadServiceConfig, type ConfigResult, type Config
 import { createDownstream, type Downstream } from './downstream.js';
 import { FindingsStore } from './findings-store.js';
 import { GrpcReceiver } from './grpc-receiver.js';
-import { HttpReceiver } from './http-receiver.js';
+import { HttpReceiver, type HttpReceiverDeps } from './http-receiver.js';
 import { ServiceMetrics } from './metrics.js';
 import { Pipeline, type CoreLike, type LogFn } from './pipeline.js';
+import { ExplainStore, explainingCore, handleExplain } from './explain-routes.js';
 
 export const SERVICE_TYPE = 'footprint';
 
@@ -116,6 +117,7 @@ class FootprintService implements ServiceComponent {
   private readonly log: LogFn;
   private readonly rawLog: LogFn;
   private readonly core: CoreLike;
+  private readonly explain: NonNullable<HttpReceiverDeps['explain']>;
   private readonly metrics: ServiceMetrics;
   private readonly store: FindingsStore;
   private readonly downstream: Downstream | null;
@@ -139,7 +141,10 @@ class FootprintService implements ServiceComponent {
       tenantAttribute: config.tenantAttribute,
       checks: config.checks,
     };
-    this.core = settings.createCore ? settings.createCore(coreOptions) : new FootprintCore(coreOptions);
+    const explainOptions = { ...(declarations ? { declarations } : {}), redaction: config.redaction, tenantAttribute: config.tenantAttribute, publicUrl: config.publicUrl };
+    const explained = new ExplainStore();
+    this.explain = (req, res, url) => handleExplain(req, res, url, explained, explainOptions);
+    this.core = explainingCore(settings.createCore ? settings.createCore(coreOptions) : new FootprintCore(coreOptions), explained, explainOptions);
     this.metrics = new ServiceMetrics(() => this.core.stats());
     this.store = new FindingsStore(config.embedded.runs, config.redaction, DEFAULT_LIMITS.quotedValueChars);
     const exporters = new Set(this.pipelines.flatMap((p) => p.exporters));
@@ -155,7 +160,7 @@ class FootprintService implements ServiceComponent {
     try {
       let address = '';
       if (receivers.has('otlp/http')) {
-        this.http = new HttpReceiver({ config: this.config, pipeline: this.pipeline, metrics: this.metrics, store: this.store, log: this.log, isReady: () => this.state === 'running' });
+        this.http = new HttpReceiver({ config: this.config, pipeline: this.pipeline, metrics: this.metrics, store: this.store, log: this.log, isReady: () => this.state === 'running', explain: this.explain });
         const a: AddressInfo = await this.http.start();
         address = `http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`;
       }
