@@ -82,7 +82,9 @@ export const DEFAULT_SERVICE_LIMITS: Readonly<ServiceLimits> = Object.freeze({
 export function defaultServiceConfig(): ServiceConfig {
   return {
     listen: { host: '127.0.0.1', port: 4318 },
-    grpcListen: { host: '127.0.0.1', port: 4317 },
+    // gRPC only when asked for (--grpc-listen, grpcListen, FOOTPRINT_GRPC_LISTEN): a host with a
+    // collector or Jaeger already has 4317, and that must not stop the embedded default.
+    grpcListen: null,
     downstream: null,
     auth: { token: null },
     declarationsPath: null,

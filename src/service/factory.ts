@@ -17,6 +17,14 @@ import { HttpReceiver, type HttpReceiverDeps } from './http-receiver.js';
 import { ServiceMetrics } from './metrics.js';
 import { Pipeline, type CoreLike, type LogFn } from './pipeline.js';
 import { ExplainStore, explainingCore, handleExplain } from './explain-routes.js';
+import { bindFailureLine, startSummary } from './start-summary.js';
+
+/** start() could not bind an address: `line` is the one line to show a person (names the flag). */
+export class BindError extends Error {
+  constructor(readonly line: string, cause: unknown) {
+    super(line, { cause });
+  }
+}
 
 export const SERVICE_TYPE = 'footprint';
 
@@ -66,6 +74,8 @@ export interface ServiceAddresses {
 export interface ServiceComponent {
   readonly pipelines: PipelineSpec[];
   start(): Promise<ServiceAddresses>;
+  /** What a person is told once it listens (addresses, armed checks, where findings go). */
+  summary(): string[];
   shutdown(): Promise<void>;
 }
 
@@ -125,8 +135,9 @@ class FootprintService implements ServiceComponent {
   private http: HttpReceiver | null = null;
   private grpc: GrpcReceiver | null = null;
   private state: 'new' | 'starting' | 'running' | 'stopping' | 'stopped' = 'new';
+  private addresses: ServiceAddresses | null = null;
 
-  constructor(private readonly config: ServiceConfig, settings: ServiceSettings, declarations: Declarations | undefined) {
+  constructor(private readonly config: ServiceConfig, settings: ServiceSettings, private readonly declarations: Declarations | undefined) {
     this.pipelines = pipelinesFor(config);
     this.rawLog = settings.log ?? defaultLog;
     this.log = rateLimitedLog(this.rawLog);
@@ -161,23 +172,34 @@ class FootprintService implements ServiceComponent {
       let address = '';
       if (receivers.has('otlp/http')) {
         this.http = new HttpReceiver({ config: this.config, pipeline: this.pipeline, metrics: this.metrics, store: this.store, log: this.log, isReady: () => this.state === 'running', explain: this.explain });
-        const a: AddressInfo = await this.http.start();
+        const a: AddressInfo = await this.http.start().catch((e: unknown) => {
+          throw new BindError(bindFailureLine('http', this.config.listen.host, this.config.listen.port, e), e);
+        });
         address = `http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`;
       }
       let grpcAddress: string | null = null;
       if (receivers.has('otlp/grpc')) {
         this.grpc = new GrpcReceiver({ config: this.config, pipeline: this.pipeline, metrics: this.metrics, log: this.log });
-        const g = await this.grpc.start();
+        const hp = this.config.grpcListen!;
+        const g = await this.grpc.start().catch((e: unknown) => {
+          throw new BindError(bindFailureLine('grpc', hp.host, hp.port, e), e);
+        });
         grpcAddress = `${g.host.includes(':') ? `[${g.host}]` : g.host}:${g.port}`;
       }
       this.state = 'running';
       const ds = this.config.downstream;
       this.rawLog('info', `listening on ${address}${grpcAddress ? ` and grpc ${grpcAddress}` : ''}; ${ds ? `exporting traces to ${ds.tracesUrl} (${ds.protocol}), logs to ${ds.logsUrl ?? '(nowhere: no logs endpoint)'}` : 'no downstream: embedded default (findings printed and kept at /api/findings; spans are not exported)'}`);
+      this.addresses = { address, grpcAddress };
       return { address, grpcAddress };
     } catch (e) {
       await this.shutdown();
       throw e;
     }
+  }
+
+  summary(): string[] {
+    if (!this.addresses) return [];
+    return startSummary(this.config, this.declarations, this.addresses.address, this.addresses.grpcAddress);
   }
 
   async shutdown(): Promise<void> {
