@@ -176,7 +176,7 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
     numbers: SortedNumbers;
     truncated: boolean;
   }
-  let pools: { served: Pool; exempt: Pool; operands: ServedNumber[] } | undefined;
+  let pools: { served: Pool; exempt: Pool; operands: ServedNumber[]; one: ServedNumber | undefined } | undefined;
   const numberPools = () => {
     if (pools) return pools;
     const served = collectNumbers(results, L.maxServedNumbers);
@@ -189,6 +189,7 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
       served: { numbers: sortNumbers(served.numbers), truncated: served.truncated },
       exempt: { numbers: sortNumbers(exemptNumbers.numbers), truncated: exemptNumbers.truncated },
       operands: arithmeticOperands([...fromResults, ...fromExempt], L.maxPairOperands),
+      one: [...fromResults, ...fromExempt].find((n) => n.value === 1),
     });
   };
 
@@ -263,7 +264,7 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
           note(numbersReason);
           continue;
         }
-        if (!indexIncomplete) derived = deriveNumber(t, p.operands, L);
+        if (!indexIncomplete) derived = deriveNumber(t, p.operands, L, p.one);
       }
     }
     if (indexIncomplete || formIndex().truncated || exemptFormIndex().truncated) {

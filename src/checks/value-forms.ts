@@ -227,7 +227,11 @@ export function buildFormIndex(sources: readonly FormSource[], maxKeys: number):
       }
       const leaf = value;
       if (!MAY_HOLD_FORM.test(leaf)) return true;
-      for (const f of findValueForms(leaf, maxKeys)) for (const k of f.lookups) if (!add(k, at)) return false;
+      for (const f of findValueForms(leaf, maxKeys)) {
+        for (const k of f.lookups) if (!add(k, at)) return false;
+        // A served 10:30:00 also serves 10:30 (as a served date-time does).
+        if (f.kind === 'time' && f.key.length === 8 && !add(f.key.slice(0, 5), at)) return false;
+      }
       for (const m of leaf.matchAll(/(?<![\w.])\+?(\d{10,15})(?![\w.]?\d)/g)) for (const k of phoneKeys(m[1]!)) if (!add(k, at)) return false;
       return true;
     });
