@@ -116,6 +116,13 @@ describe('unit: canonical forms meet the served value', () => {
     expect(wrong.findings.map((f) => [f.predicate, f.value])).toEqual([['4155550133', '(415) 555-0133']]);
   });
 
+  it('fence: numbers in a table row are not a phone; a phone whose parts are each served passes', () => {
+    const table = run('vol-db-04a  1840 920 3152', [USAGE]);
+    // 1840 served; 920 is not data; 3152 = 1840 + 1312 is derived (advisory) — no phone finding.
+    expect(table.findings.map((f) => [f.value, f.grounding])).toEqual([['3152', 'derived']]);
+    expect(run('Escalate to 555-0199 ext 4410.', [{ ...CONTACT, text: 'desk 555-0199, ext 4410' }]).findings).toEqual([]);
+  });
+
   it('user text exempts a value in another form too', () => {
     const out = run('Your change window on 12/20/2025 is noted.', [JOBS], { exemptTexts: ['Book the change window for 2025-12-20, please.'] });
     expect(out.findings).toEqual([]);
