@@ -64,6 +64,18 @@ export function resolveLimits(partial: Partial<Limits> | undefined): Limits {
   return out;
 }
 
+// ---- Wire bounds of the OTLP decoders and encoders (issue 10) ----
+
+/**
+ * Arrays and kvlists nested inside one attribute value or log body, counted the same way by the
+ * OTLP/JSON and protobuf decoders and the encoders. A container nested deeper is replaced by an
+ * empty value at decode, and counted. Kept well below what protobuf codecs accept (protobufjs and
+ * protoc stop at 100 nested messages; a span event's value sits 7 messages deep and each kvlist
+ * level adds 3), so whatever the decoder accepts, every encoder can write and every OTLP receiver
+ * downstream can read.
+ */
+export const MAX_VALUE_NESTING = 16;
+
 /**
  * Bounds of `unsupported-value`'s search past exact tokens (canonical forms, rounding, unit
  * factors, arithmetic), fixed so a big window stays cheap: the arithmetic search is

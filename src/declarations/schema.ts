@@ -12,12 +12,29 @@ const nonBlank = z.string().trim().min(1, 'must be a non-blank string');
 const ColumnType = z.enum(['number', 'string', 'boolean', 'date']);
 const Column = z.union([ColumnType.transform((type) => ({ type })), z.strictObject({ type: ColumnType, nullable: z.boolean().optional() })]);
 
+// How a tool says refused or not found when no known shape does (docs/checks-ledger.md).
+const dottedPath = nonBlank.regex(/^[^.]+(\.[^.]+)*$/, 'must be a dotted path such as "resp.rc"');
+const ErrorValue = z.union([nonBlank, z.number()]);
+const ErrorShape = z
+  .strictObject({
+    field: dottedPath.optional(),
+    refused: z.array(ErrorValue).min(1, 'must list at least one value').optional(),
+    notFound: z.array(ErrorValue).min(1, 'must list at least one value').optional(),
+    message: dottedPath.optional(),
+  })
+  .refine((e) => e.refused !== undefined || e.notFound !== undefined, { message: 'must list refused or notFound values' })
+  .refine((e) => !(e.field === undefined && e.message !== undefined), { message: 'message needs a field: a text result has no fields', path: ['message'] })
+  .refine((e) => !(e.refused ?? []).some((r) => (e.notFound ?? []).some((n) => String(n).trim().toLowerCase() === String(r).trim().toLowerCase())), {
+    message: 'a value cannot mean both refused and notFound',
+  });
+
 const Tool = z.strictObject({
   argumentsFrom: z.array(nonBlank).min(1, 'must name at least one tool').optional(),
   readOnly: z.boolean().optional(),
   inputSchema: z.record(z.string(), z.unknown()).optional(),
   resultColumns: z.record(nonBlank, Column).optional(),
   rowsAt: nonBlank.refine((s) => rowsAtSteps(s) !== undefined, 'must be a key, a dotted path (data.items) or a JSON pointer (/data/items) with no blank step').optional(),
+  errorShape: ErrorShape.optional(),
 });
 
 const Claim = z.strictObject({ entity: nonBlank, field: nonBlank, exact: z.boolean().optional() });
@@ -30,7 +47,8 @@ const DeclarationsSchema = z.strictObject({
   answers: Answers.optional(),
 });
 
-const TOOL_KEYS = ['argumentsFrom', 'readOnly', 'inputSchema', 'resultColumns', 'rowsAt'];
+const TOOL_KEYS = ['argumentsFrom', 'readOnly', 'inputSchema', 'resultColumns', 'rowsAt', 'errorShape'];
+const ERROR_SHAPE_KEYS = ['field', 'refused', 'notFound', 'message'];
 const TOP_KEYS = ['tools', 'claims', 'answers'];
 const ANSWER_KEYS = ['checkValues'];
 const COLUMN_KEYS = ['type', 'nullable'];
@@ -42,6 +60,7 @@ function validKeysAt(path: readonly PropertyKey[]): string[] {
   if (path.length === 0) return TOP_KEYS;
   if (path[0] === 'tools' && path.length === 2) return TOOL_KEYS;
   if (path[0] === 'tools' && path[2] === 'resultColumns' && path.length === 4) return COLUMN_KEYS;
+  if (path[0] === 'tools' && path[2] === 'errorShape' && path.length === 3) return ERROR_SHAPE_KEYS;
   if (path[0] === 'claims' && path.length === 2) return CLAIM_KEYS;
   if (path[0] === 'answers' && path.length === 1) return ANSWER_KEYS;
   return [];

@@ -15,6 +15,21 @@ export interface ClaimDeclaration {
   exact?: boolean;
 }
 
+/**
+ * How a tool says a call was refused or found nothing, when its results fit none of the shapes
+ * the reader knows (error envelopes, HTTP-style codes, `ok: false`, "403 Forbidden" text).
+ */
+export interface ErrorShapeDeclaration {
+  /** Dotted path of the field that says how the call ended; omitted = the result is text, read by its start. */
+  field?: string;
+  /** Values of that field (or text prefixes) that mean refused or failed. Compared trimmed, case-insensitively. */
+  refused?: (string | number)[];
+  /** Values of that field (or text prefixes) that mean the tool looked and the thing is not there. */
+  notFound?: (string | number)[];
+  /** Dotted path of the field holding the error's words, quoted in findings. */
+  message?: string;
+}
+
 export interface ToolDeclaration {
   /** Its arguments must come from these tools' results. Arms unsupported-argument, dangling-reference, empty-lookup. */
   argumentsFrom?: string[];
@@ -25,6 +40,8 @@ export interface ToolDeclaration {
   resultColumns?: Record<string, ColumnDeclaration>;
   /** Where an object result's rows are: a key, a dotted path (`data.items`) or a JSON pointer (`/data/items`). */
   rowsAt?: string;
+  /** How its results say refused or not found, when no known shape does. */
+  errorShape?: ErrorShapeDeclaration;
 }
 
 export interface AnswerDeclaration {

@@ -192,7 +192,8 @@ describe('unit: result-columns and every fence', () => {
   it('failed and refused calls are not applicable', () => {
     expect(run(GOOD, DECL, { status: 'error' }).tally).toMatchObject({ checked: 0, notApplicable: 1 });
     const decl: ToolDeclaration = { ...DECL, rowsAt: 'jobs' };
-    expect(run({ status: 'denied', jobs: [{ machine_id: 1 }] }, decl).tally).toMatchObject({ checked: 0, notApplicable: 1 });
+    // Issue 9 §3: a status beside non-empty rows is data, so the refusal here is an error envelope.
+    expect(run({ status: 'denied', error: 'tenant acme may not read jobs', jobs: [] }, decl).tally).toMatchObject({ checked: 0, notApplicable: 1 });
   });
 
   it('result not captured: unreachable, never a pass', () => {

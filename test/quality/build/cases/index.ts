@@ -10,6 +10,7 @@ import { PRIOR_TURN_CASES } from './prior-turn-evidence.js';
 import { CLAIM_CASES } from './unsupported-claim.js';
 import { REFUSAL_CASES } from './refusal-asserts-absence.js';
 import { MORE_VALUE_CASES } from './values-more.js';
+import { REFUSAL_ATTRIBUTION_CASES } from './refusal-asserts-absence-attribution.js';
 
 export const ALL_CASES: CaseSpec[] = [
   ...DANGLING_CASES,
@@ -21,4 +22,5 @@ export const ALL_CASES: CaseSpec[] = [
   ...CLAIM_CASES,
   ...REFUSAL_CASES,
   ...MORE_VALUE_CASES,
+  ...REFUSAL_ATTRIBUTION_CASES,
 ];
