@@ -104,10 +104,20 @@ describe('unit: empty-lookup and every fence', () => {
     expect(run({ arguments: { machine_id: 'srv-db' } }).findings).toHaveLength(1);
   });
 
-  it('fence: non-strings are never checked', () => {
-    const out = run({ arguments: { machine_id: 4, since: { days: 7 }, full: true, site: null } });
+  it('fence: booleans, null and integers that are not identifiers are never checked', () => {
+    const out = run({ arguments: { since: { days: 7 }, limit: 5000, full: true, site: null } });
     expect(out.findings).toEqual([]);
     expect(out.tally).toMatchObject({ checked: 0, notApplicable: 1 });
+  });
+
+  it('an integer identifier is judged against served numbers, and a digit inside a served id is no match', () => {
+    // `4` appears only inside "srv-db-04": not a served number, so no producer served it.
+    const out = run({ arguments: { machine_id: 4 } });
+    expect(out.findings).toEqual([]);
+    expect(out.tally).toMatchObject({ checked: 1, findings: 0 });
+    const numbered: ProducerResult = { ...MACHINES, text: '[{"machine_id":40213,"site":"fra-1"}]' };
+    const hit = run({ arguments: { machine_id: 40213 } }, { producerResults: [numbered] });
+    expect(hit.findings.map((f) => [f.value, f.grounding])).toEqual([['40213', undefined]]);
   });
 
   it('fence: trimmed values under 4 characters are never checked, 4 are', () => {
