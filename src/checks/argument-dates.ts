@@ -18,6 +18,7 @@ const COUNT = '(\\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|e
 const LAST_N = new RegExp(`\\b(?:last|past|previous|prior)\\s+${COUNT}\\s+(day|week|month)s?\\b`, 'gi');
 const N_AGO = new RegExp(`\\b${COUNT}\\s+(day|week|month)s?\\s+ago\\b`, 'gi');
 const LAST_UNIT = /\b(?:last|past|previous)\s+(day|week|month|year)\b/gi;
+const THIS_UNIT = /\b(?:this|the current)\s+(week|month|year)\b/gi;
 const YESTERDAY = /\byesterday\b/gi;
 const SINCE_MONTH_DAY = new RegExp(`\\b(?:since|from|after|starting)\\s+(?:${MONTH}\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?|(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH})\\b`, 'gi');
 
@@ -33,6 +34,8 @@ interface Span {
   months?: number;
   /** An absolute month and day ("since November 3rd"): the year comes from the anchor. */
   monthDay?: { month: number; day: number };
+  /** "this week" / "this month" / "this year" read as a calendar period: its first day. */
+  startOf?: 'week' | 'month' | 'year';
 }
 
 export interface DerivedDate {
@@ -66,6 +69,14 @@ function addMonths(date: string, months: number): string {
   const nm = total - ny * 12 + 1;
   const last = new Date(Date.UTC(ny, nm, 0)).getUTCDate();
   return iso(ny, nm, Math.min(d, last))!;
+}
+
+/** The first day of the ISO week (Monday), month or year holding `date`. */
+function startOf(date: string, period: 'week' | 'month' | 'year'): string {
+  if (period === 'month') return `${date.slice(0, 7)}-01`;
+  if (period === 'year') return `${date.slice(0, 4)}-01-01`;
+  const weekday = (new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7;
+  return addDays(date, -weekday);
 }
 
 /** The date part of an ISO date or date-time value, else undefined. */
@@ -112,6 +123,11 @@ export function spansOf(userTexts: readonly string[]): Span[] {
     for (const m of t.matchAll(N_AGO)) unit(count(m[1]!), m[2]!, m[0]);
     for (const m of t.matchAll(LAST_UNIT)) unit(1, m[1]!, m[0]);
     for (const m of t.matchAll(YESTERDAY)) unit(1, 'day', m[0]);
+    for (const m of t.matchAll(THIS_UNIT)) {
+      // Read both ways: the calendar period so far, or a rolling one.
+      out.push({ phrase: m[0], startOf: m[1]!.toLowerCase() as 'week' | 'month' | 'year' });
+      unit(1, m[1]!, m[0]);
+    }
     for (const m of t.matchAll(SINCE_MONTH_DAY)) {
       const month = monthIndex((m[1] ?? m[4])!) + 1;
       const day = Number(m[2] ?? m[3]);
@@ -125,6 +141,11 @@ export function spansOf(userTexts: readonly string[]): Span[] {
 export function derivedDate(date: string, anchors: readonly Anchor[], spans: readonly Span[]): DerivedDate | undefined {
   for (const span of spans) {
     for (const anchor of anchors) {
+      if (span.startOf) {
+        const start = startOf(anchor.date, span.startOf);
+        if (start === date) return { anchor, phrase: span.phrase, arithmetic: `first day of the ${span.startOf} of ${anchor.date} = ${start}` };
+        continue;
+      }
       if (span.monthDay) {
         const [ay] = anchor.date.split('-').map(Number) as [number];
         for (const y of [ay, ay - 1]) {

@@ -216,3 +216,14 @@ describe('wrong producer', () => {
     expect(groundings(run({ machine_id: 'srv-db-07' }, built))).toEqual([['args.machine_id', 'wrong-producer', true]]);
   });
 });
+
+describe('dates: calendar periods', () => {
+  const today: ServedString = { source: 'system', message: 0, text: 'You are a backup triage assistant. Today is 2026-11-30.' };
+  it('"this week" reads as the rolling week or the calendar week so far; "this month" as its first day', () => {
+    const asked = (text: string): ServedString => ({ source: 'user', message: 1, text });
+    // 2026-11-30 is a Monday: the calendar week starts that day, the rolling week on 11-23.
+    expect(groundings(run({ since: '2026-11-23' }, frame([today, asked('Any failed backups on srv-db-04 this week?')])))).toEqual([['args.since', 'derived', true]]);
+    expect(groundings(run({ since: '2026-11-01' }, frame([today, asked('How many runs failed this month?')])))).toEqual([['args.since', 'derived', true]]);
+    expect(groundings(run({ since: '2026-10-01' }, frame([today, asked('How many runs failed this month?')])))).toEqual([['args.since', 'nowhere', false]]);
+  });
+});
