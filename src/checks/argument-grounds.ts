@@ -23,6 +23,7 @@ const TOKEN_SPLIT = /[\s"'`{}[\](),;<>|!*$%~^\u0000]+/;
 /** Splits a token into segments, keeping the separators (odd positions). */
 const SEGMENT_SPLIT = /([/:@.?&#=\\+])/;
 const MAX_INDEXED_SEGMENTS = 8;
+const HAS_SEGMENT_SEPARATOR = /[/:@.?&#=\\+]/;
 
 function isTokenSeparator(c: string | undefined): boolean {
   return c === undefined || TOKEN_SEPARATOR.has(c) || c.trim() === '';
@@ -158,7 +159,8 @@ export class ServedGrounds {
         for (const token of text.split(TOKEN_SPLIT)) {
           if (token === '') continue;
           add(token, at);
-          const stripped = token.replace(TRAILING_PUNCTUATION, '').replace(LEADING_PUNCTUATION, '');
+          if (!HAS_SEGMENT_SEPARATOR.test(token)) continue;
+          const stripped = SEGMENT_SEPARATOR.has(token[0]!) || SEGMENT_SEPARATOR.has(token[token.length - 1]!) ? token.replace(TRAILING_PUNCTUATION, '').replace(LEADING_PUNCTUATION, '') : token;
           add(stripped, at);
           // Every contiguous run of segments is whole too (`acme/api` of `github.com/acme/api`).
           const segments = stripped.split(SEGMENT_SPLIT);
