@@ -1,11 +1,14 @@
 // `npm run bench`: runs each benchmark in its own child process (fresh heap), prints each one's
-// output, then a summary table, and writes bench/results.json (one key per benchmark with its
-// measured figures, its ratio where it has one, and its target). Needs a current build (dist/).
+// output, then a summary table, and writes the results (one key per benchmark with its measured
+// figures, its ratio where it has one, and its target) where bench/output.mjs says: an untracked
+// file unless --write asks for the tracked bench/results.json. Needs a current build (dist/).
 
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { BENCH_USAGE, benchOptions } from './output.mjs';
 
 const here = new URL('.', import.meta.url);
 const BENCHES = [
@@ -37,6 +40,14 @@ function runChild(b) {
   });
 }
 
+const options = benchOptions(process.argv.slice(2), process.env, BENCHES.map((b) => b.key));
+if (!options.ok) {
+  if (options.reason === 'help') console.log(BENCH_USAGE);
+  else console.error(`bench: ${options.reason}\n${BENCH_USAGE}`);
+  process.exit(options.reason === 'help' ? 0 : 2);
+}
+const selected = BENCHES.filter((b) => options.only.includes(b.key));
+
 const cpuModel = (() => {
   try {
     return /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpus()[0]?.model;
@@ -47,9 +58,9 @@ const cpuModel = (() => {
 const machine = { nproc: cpus().length, cpu: cpuModel, node: process.version, platform: `${process.platform} ${process.arch}` };
 console.log(`footprint-otel benchmarks: ${machine.nproc} CPUs (${machine.cpu}), node ${machine.node}`);
 
-const results = { machine, command: 'npm run bench (npm run build --silent && node bench/run.mjs)', date: new Date().toISOString() };
+const results = { machine, command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''} (npm run build --silent && node bench/run.mjs)`, date: new Date().toISOString() };
 const t0 = Date.now();
-for (const b of BENCHES) {
+for (const b of selected) {
   console.log(`\n== ${b.key}`);
   const r = await runChild(b);
   if (r.code !== 0 || !r.results[b.key]) {
@@ -78,12 +89,13 @@ const fmt = (key) => {
   }
 };
 console.log(`\n== summary (${results.totalSeconds} s)`);
-const rows = BENCHES.map((b) => [b.key, ...fmt(b.key), results[b.key]?.met === undefined ? '' : results[b.key].met ? 'met' : 'MISSED']);
+const rows = selected.map((b) => [b.key, ...fmt(b.key), results[b.key]?.met === undefined ? '' : results[b.key].met ? 'met' : 'MISSED']);
 const head = ['benchmark', 'figures', 'ratio', 'target', 'verdict'];
 const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
 const line = (r) => `| ${r.map((c, i) => String(c).padEnd(w[i])).join(' | ')} |`;
 console.log(line(head));
 console.log(`|${w.map((n) => '-'.repeat(n + 2)).join('|')}|`);
 for (const r of rows) console.log(line(r));
-writeFileSync(new URL('results.json', here), `${JSON.stringify(results, null, 2)}\n`);
-console.log('\nwrote bench/results.json');
+writeFileSync(options.path, `${JSON.stringify(results, null, 2)}\n`);
+const shown = relative(process.cwd(), options.path);
+console.log(`\nwrote ${shown.startsWith('..') ? options.path : shown}${options.tracked ? ' (the tracked record)' : ' (not tracked; --write updates bench/results.json)'}`);

@@ -63,3 +63,35 @@ export function resolveLimits(partial: Partial<Limits> | undefined): Limits {
   }
   return out;
 }
+
+// ---- Wire bounds of the OTLP decoders and encoders (issue 10) ----
+
+/**
+ * Arrays and kvlists nested inside one attribute value or log body, counted the same way by the
+ * OTLP/JSON and protobuf decoders and the encoders. A container nested deeper is replaced by an
+ * empty value at decode, and counted. Kept well below what protobuf codecs accept (protobufjs and
+ * protoc stop at 100 nested messages; a span event's value sits 7 messages deep and each kvlist
+ * level adds 3), so whatever the decoder accepts, every encoder can write and every OTLP receiver
+ * downstream can read.
+ */
+export const MAX_VALUE_NESTING = 16;
+
+/**
+ * Bounds of `unsupported-value`'s search past exact tokens (canonical forms, rounding, unit
+ * factors, arithmetic), fixed so a big window stays cheap: the arithmetic search is
+ * O(maxSearchedNumbers × (maxPairOperands² + maxTripleOperands³)) at worst.
+ */
+export const VALUE_SEARCH_LIMITS = Object.freeze({
+  /** Served numbers (tool results, user and system text) an answer number is compared with for rounding and unit factors. */
+  maxServedNumbers: 10_000,
+  /** Answer numbers per answer given the rounding and arithmetic search; past it they are unreachable, never guessed. */
+  maxSearchedNumbers: 64,
+  /** Distinct served numbers (latest tool results first) tried as operands of a sum, difference, product or ratio of two. */
+  maxPairOperands: 32,
+  /** The first of those tried as operands of a sum, difference or product of three. */
+  maxTripleOperands: 12,
+  /** Dates, times and phones read per text. */
+  maxFormsPerText: 2000,
+  /** Distinct canonical form keys indexed per window (past it the index says truncated). */
+  maxFormKeys: 200_000,
+});

@@ -2,7 +2,10 @@
 // this turn's ledger rows and answer findings only, never from the model's confidence and never
 // `known` from silence. Reasons: declared-absent, coverage-gap, empty-undeclared,
 // period-not-held / period-partly-held / period-unknown, value-unsupported, refused-read, and
-// answer-check-failed (any other non-advisory answer finding). Any reason -> `not-sure`; else at
+// answer-check-failed (any other non-advisory answer finding). `refused-read` uses the reading
+// `refusal-asserts-absence` uses (absence-reads.ts): only reads count, a not-found is an absence
+// (never a refusal), and a later successful read of the same tool with the same arguments
+// supersedes an earlier refusal. Any reason -> `not-sure`; else at
 // least one check gave a verdict -> `consistent`; else `not-assessed`. The statement says, one
 // clause per read in call order, what was searched (tool + arguments as sent by the model) and
 // every gap out loud, attributed (declared by the tool / as the tool's result says), values quoted
@@ -12,7 +15,7 @@
 import type { Finding } from '../model/finding.js';
 import type { CoverageItem, LedgerRow } from '../model/ledger.js';
 import { quoteText } from '../findings/quote.js';
-import { refusalOf } from './refusal-asserts-absence.js';
+import { refusalOf, turnReads } from './absence-reads.js';
 import { UNSUPPORTED_VALUE } from './unsupported-value.js';
 
 export type AnswerStandingValue = 'consistent' | 'not-sure' | 'not-assessed';
@@ -61,6 +64,8 @@ export interface AnswerStandingInput {
    * period instants are always quoted plainly.
    */
   quote?: (value: string, cap: number) => string;
+  /** Whether a tool is a read (declared readOnly, or an argumentsFrom producer); default: every row is. */
+  isRead?: (toolName: string) => boolean;
 }
 
 export interface AnswerStanding {
@@ -69,7 +74,23 @@ export interface AnswerStanding {
   statement: string;
 }
 
-function reasonsOfRow(row: LedgerRow, into: Set<StandingReason>): void {
+/** How the turn's refusals stand: refused reads that count, and refusals a later read superseded. */
+interface RefusalStanding {
+  counts: ReadonlySet<LedgerRow>;
+  supersededBy: ReadonlyMap<LedgerRow, LedgerRow>;
+}
+
+function refusalStanding(rows: readonly LedgerRow[], isRead?: (toolName: string) => boolean): RefusalStanding {
+  const counts = new Set<LedgerRow>();
+  const supersededBy = new Map<LedgerRow, LedgerRow>();
+  for (const r of turnReads(rows, isRead)) {
+    if (r.refusal) counts.add(r.row);
+    if (r.supersededBy !== undefined) supersededBy.set(r.row, rows[r.supersededBy]!);
+  }
+  return { counts, supersededBy };
+}
+
+function reasonsOfRow(row: LedgerRow, into: Set<StandingReason>, refusals: RefusalStanding): void {
   const r = row.reading;
   if (r.emptiness === 'declared-absent') into.add('declared-absent');
   if (r.emptiness === 'undeclared-empty') into.add('empty-undeclared');
@@ -77,12 +98,12 @@ function reasonsOfRow(row: LedgerRow, into: Set<StandingReason>): void {
   if (r.period?.verdict === 'not-held') into.add('period-not-held');
   if (r.period?.verdict === 'partly-held') into.add('period-partly-held');
   if (r.period?.verdict === 'unknown') into.add('period-unknown');
-  if (refusalOf(row)) into.add('refused-read');
+  if (refusals.counts.has(row)) into.add('refused-read');
 }
 
-function hasGap(row: LedgerRow): boolean {
+function hasGap(row: LedgerRow, refusals: RefusalStanding): boolean {
   const s = new Set<StandingReason>();
-  reasonsOfRow(row, s);
+  reasonsOfRow(row, s, refusals);
   return s.size > 0 || row.result === undefined || row.reading.emptiness === 'unknown';
 }
 
@@ -108,7 +129,7 @@ function joinAnd(items: readonly string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
-function clauseOf(row: LedgerRow, q: (v: string, cap: number) => string): string {
+function clauseOf(row: LedgerRow, q: (v: string, cap: number) => string, refusals: RefusalStanding): string {
   // Names and instants are quoted plainly; values (arguments, gap texts, refusals) through `q`.
   const v = (s: string) => quoteText(s, STATEMENT_VALUE_CHARS);
   const a = (s: string) => q(s, STATEMENT_VALUE_CHARS);
@@ -126,10 +147,16 @@ function clauseOf(row: LedgerRow, q: (v: string, cap: number) => string): string
     head += refusal.error !== undefined
       ? ` and ${verb}: "${g(refusal.error)}", ${fromResult ? "as the tool's result says" : "as the tool's span records"}`
       : ` and ${verb}, with no reason recorded`;
+    const later = refusals.supersededBy.get(row);
+    if (later) head += `; a later call of it with the same arguments${later.callId ? ` (call ${v(later.callId)})` : ''} ran, so this ${refusal.how === 'refused' ? 'refusal' : 'failure'} no longer counts`;
   } else if (row.result === undefined) {
     head += ', but its result was not recorded, so what it found cannot be told';
   } else if (r.emptiness === 'declared-absent') {
-    head += r.absence ? ` and found nothing for "${g(r.absence.lookedFor)}", declared by the tool` : ' and found nothing, declared by the tool';
+    head += r.absence?.notFound !== undefined
+      ? ` and found nothing for "${g(r.absence.lookedFor)}", as the tool's result says ("${g(r.absence.notFound)}")`
+      : r.absence
+        ? ` and found nothing for "${g(r.absence.lookedFor)}", declared by the tool`
+        : ' and found nothing, declared by the tool';
   } else if (r.emptiness === 'undeclared-empty') {
     head += ' and returned an empty result without saying what it searched';
   } else if (r.emptiness === 'non-empty') {
@@ -162,7 +189,8 @@ function clauseOf(row: LedgerRow, q: (v: string, cap: number) => string): string
 export function answerStanding(input: AnswerStandingInput): AnswerStanding {
   const q = input.quote ?? quoteText;
   const found = new Set<StandingReason>();
-  for (const row of input.rows) reasonsOfRow(row, found);
+  const refusals = refusalStanding(input.rows, input.isRead);
+  for (const row of input.rows) reasonsOfRow(row, found, refusals);
   const unsupported = input.answerFindings.filter((f) => f.kind === UNSUPPORTED_VALUE && !f.advisory);
   const otherFailed = input.answerFindings.filter((f) => f.kind !== UNSUPPORTED_VALUE && !f.advisory);
   if (unsupported.length > 0) found.add('value-unsupported');
@@ -172,10 +200,10 @@ export function answerStanding(input: AnswerStandingInput): AnswerStanding {
 
   const sentences: string[] = [];
   if (input.rows.length === 0) sentences.push('No tool was called this turn, so the answer rests on no read of this turn.');
-  for (const row of input.rows.slice(0, STATEMENT_LIST_ITEMS)) sentences.push(clauseOf(row, q));
+  for (const row of input.rows.slice(0, STATEMENT_LIST_ITEMS)) sentences.push(clauseOf(row, q, refusals));
   const rest = input.rows.slice(STATEMENT_LIST_ITEMS);
   if (rest.length > 0) {
-    const gaps = rest.filter(hasGap).length;
+    const gaps = rest.filter((r) => hasGap(r, refusals)).length;
     sentences.push(`And ${rest.length} more read${rest.length === 1 ? '' : 's'}, not described here${gaps > 0 ? `, ${gaps} of them with a gap or refusal` : ''}.`);
   }
   if (unsupported.length > 0) {

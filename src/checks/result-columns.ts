@@ -1,6 +1,7 @@
 // Checks `missing-column` and `column-type-mismatch` (seam `write`), one check `result-columns`:
 // a tool's declared `resultColumns` judged over every row of an array-of-objects result (a bare
-// array, one inside a coverage ledger, or the list at a declared `rowsAt`). A declared column in
+// array, one inside a coverage ledger, or the list at a declared `rowsAt` key, dotted path or JSON
+// pointer, found by the result reader). A declared column in
 // no row is `missing-column` (judged first, so never also a mismatch); otherwise the rows whose
 // value is empty (absent or null, unless the column is nullable) or of the wrong type are counted,
 // never sampled, and the first is quoted: `column-type-mismatch`. Types: number = a finite

@@ -6,7 +6,9 @@
 // a missing answer field -> not applicable; no fact row, or a settled value that is itself null or
 // "unknown" -> unreachable; the string of a number equals that number ("30" ≡ 30); a claimed null
 // or "unknown" against a settled value -> ADVISORY finding (doubt, not contradiction); other values
-// compare by sorted-key JSON. Detection only: nothing is blocked. Tally: one encounter per claim.
+// compare by sorted-key JSON, strings trimmed and case-folded unless the claim is declared
+// `exact: true`. A JSON answer inside a Markdown code fence (```json … ```) is the structured
+// answer. Detection only: nothing is blocked. Tally: one encounter per claim.
 // Pure function over plain data: no I/O, no clocks, no globals.
 
 import { CONTENT_NOT_CAPTURED } from './catalog.js';
@@ -44,8 +46,10 @@ interface FactRow {
 const NOTHING_BLOCKED = 'Nothing here blocked the answer.';
 const NUMERIC = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
-/** The answer as structured output: a JSON object or array, or undefined for prose. */
-export function structuredAnswer(text: string): { value: unknown } | undefined {
+/** A fenced Markdown code block: ``` or ~~~, an optional info string, the body, the closing fence. */
+const CODE_FENCE = /(^|\n)[ \t]*(`{3,}|~{3,})[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n([\s\S]*?)\n[ \t]*\2[ \t]*(?=\n|$)/g;
+
+function parseObjectOrArray(text: string): { value: unknown } | undefined {
   const t = text.trim();
   if (!t.startsWith('{') && !t.startsWith('[')) return undefined;
   try {
@@ -53,6 +57,22 @@ export function structuredAnswer(text: string): { value: unknown } | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The answer as structured output: a JSON object or array, either the whole answer or the first
+ * Markdown code fence (info string empty, `json` or `jsonc`) whose body parses as one; undefined for prose.
+ */
+export function structuredAnswer(text: string): { value: unknown } | undefined {
+  const whole = parseObjectOrArray(text);
+  if (whole) return whole;
+  for (const m of text.matchAll(CODE_FENCE)) {
+    const info = m[3]!.toLowerCase();
+    if (info !== '' && info !== 'json' && info !== 'jsonc') continue;
+    const body = parseObjectOrArray(m[4]!);
+    if (body) return body;
+  }
+  return undefined;
 }
 
 /** The value at a dot-path (`backup.jobs.0.status`), or undefined when any step is missing. */
@@ -74,12 +94,13 @@ function isUnknown(v: unknown): boolean {
   return v === null || (typeof v === 'string' && v.trim().toLowerCase() === 'unknown');
 }
 
-function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+function canonicalJson(v: unknown, fold = false): string {
+  if (Array.isArray(v)) return `[${v.map((x) => canonicalJson(x, fold)).join(',')}]`;
   if (v !== null && typeof v === 'object') {
     const keys = Object.keys(v as Record<string, unknown>).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k], fold)}`).join(',')}}`;
   }
+  if (fold && typeof v === 'string') return JSON.stringify(v.normalize('NFKC').trim().toLowerCase());
   return JSON.stringify(v) ?? 'null';
 }
 
@@ -88,11 +109,14 @@ function numberOf(s: string): number | undefined {
   return NUMERIC.test(t) ? Number(t) : undefined;
 }
 
-/** "30" ≡ 30 (a non-blank decimal string of a number); otherwise sorted-key JSON equality. */
-export function sameClaimValue(claimed: unknown, settled: unknown): boolean {
+/**
+ * "30" ≡ 30 (a non-blank decimal string of a number); otherwise sorted-key JSON equality, strings
+ * (also inside arrays and objects) trimmed and case-folded unless `exact` ("OK" ≡ "ok").
+ */
+export function sameClaimValue(claimed: unknown, settled: unknown, exact = false): boolean {
   if (typeof settled === 'number' && typeof claimed === 'string') return numberOf(claimed) === settled;
   if (typeof claimed === 'number' && typeof settled === 'string') return numberOf(settled) === claimed;
-  return canonicalJson(claimed) === canonicalJson(settled);
+  return canonicalJson(claimed, !exact) === canonicalJson(settled, !exact);
 }
 
 function shown(v: unknown, cap: number): string {
@@ -162,7 +186,7 @@ export function unsupportedClaims(input: UnsupportedClaimInput): CheckOutcome {
     }
     tally.checked++;
     const claimedUnknown = isUnknown(claimed);
-    if (!claimedUnknown && sameClaimValue(claimed, settled.value)) continue;
+    if (!claimedUnknown && sameClaimValue(claimed, settled.value, decl.exact === true)) continue;
 
     const qc = shown(claimed, cap);
     const qs = shown(settled.value, cap);

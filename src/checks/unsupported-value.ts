@@ -1,11 +1,18 @@
 // Check `unsupported-value` (seam `answer`): every data token of the final answer (see
 // data-tokens.ts) must appear, token for token, in a tool result the answering request's window
-// held. Tokens the window's user or system text contains are exempt. The model's own earlier turns
-// and its tool-call arguments never ground a value (they are not in `windowResults`; at most they
-// classify a finding as `assistant-only`). Past a bound the check says it is incomplete (an
-// unreachable reason) instead of passing or flagging what it could not see. Detection only:
-// nothing is blocked. Tally: `checked` counts distinct answer tokens judged, `findings` those no
-// result held (<= checked), `unreachable` those that could not be judged.
+// held — or meet one in a canonical form (value-forms.ts: a US, European or written date meets the
+// served ISO date, `2:00 AM` meets `02:00`, a phone meets the same digits), after rounding to the
+// precision the answer states or a unit factor (value-numbers.ts: `99.95%` meets 0.9995, `about
+// 41,000` meets 41,187, 1,536 MB meets 1610612736 bytes). A number no result holds but which is
+// the sum, difference, product or ratio of two or three served numbers (value-arithmetic.ts) is an
+// ADVISORY finding with grounding `derived` and the formula as its witness. Tokens the window's
+// user or system text (or, from the core, earlier turns' user messages) contains are exempt, in
+// the same forms. The model's own earlier turns and its tool-call arguments never ground a value
+// (they are not in `windowResults`; at most they classify a finding as `assistant-only`). Past a
+// bound the check says it is incomplete (an unreachable reason) instead of passing or flagging
+// what it could not see. Detection only: nothing is blocked. Tally: `checked` counts distinct
+// answer values judged, `findings` those no result held (derived ones included, advisory)
+// (<= checked), `unreachable` those that could not be judged.
 // Also returns the grounded tokens with the request (and turn) that last served each one, for
 // `prior-turn-evidence`. Pure function over plain data: no I/O, no clocks, no globals.
 
@@ -13,7 +20,11 @@ import { CONTENT_NOT_CAPTURED } from './catalog.js';
 import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
-import { buildEvidenceIndex, extractDataTokens, DEFAULT_MAX_ANSWER_TOKENS, DEFAULT_MAX_INDEX_TOKENS, type DataToken } from './data-tokens.js';
+import { buildEvidenceIndex, extractDataTokens, scanDataTokens, DEFAULT_MAX_ANSWER_TOKENS, DEFAULT_MAX_INDEX_TOKENS, type DataToken } from './data-tokens.js';
+import { buildFormIndex, findValueForms, type ValueForm } from './value-forms.js';
+import { answerNumber, collectNumbers, hedgedIn, meetByRoundingOrUnit, sortNumbers, type ServedNumber, type SortedNumbers } from './value-numbers.js';
+import { arithmeticOperands, deriveNumber, type Derivation } from './value-arithmetic.js';
+import { VALUE_SEARCH_LIMITS } from '../limits.js';
 
 export const UNSUPPORTED_VALUE = 'unsupported-value';
 
@@ -75,7 +86,49 @@ export interface UnsupportedValueOutcome extends CheckOutcome {
   incomplete?: string;
 }
 
-export type ValueGrounding = 'assistant-only' | 'nowhere';
+/** `footprint.finding.grounding` of this check's findings; `derived` is advisory. */
+export type ValueGrounding = 'assistant-only' | 'nowhere' | 'derived';
+
+/** One value of the answer to judge: a data token, or a date, time or phone in a canonical form. */
+interface AnswerValue {
+  key: string;
+  raw: string;
+  /** Keys that ground it (the token's own key; a form's canonical keys). */
+  lookups: string[];
+  /** A number token (gets the rounding, unit and arithmetic search). */
+  number: boolean;
+}
+
+/** The answer's values: its forms, then every data token not only ever written inside one. */
+function answerValues(answer: string, tokens: readonly DataToken[], forms: readonly ValueForm[]): AnswerValue[] {
+  const out: AnswerValue[] = [];
+  const inForms = new Map<string, number>();
+  const seenForm = new Set<string>();
+  for (const f of forms) {
+    let holdsData = false;
+    scanDataTokens(f.raw, (t) => {
+      holdsData = true;
+      inForms.set(t.key, (inForms.get(t.key) ?? 0) + 1);
+      return true;
+    });
+    // A form with no data token in it (a date with no year, `2 AM`) is not data, as before.
+    // A percentage with decimals is data by itself (`99.5%` is not `99.95%`).
+    if ((!holdsData && f.kind !== 'percent') || seenForm.has(f.key)) continue;
+    seenForm.add(f.key);
+    out.push({ key: f.key, raw: f.raw, lookups: f.kind === 'phone' ? [f.key, ...f.lookups] : f.lookups, number: f.kind === 'percent' });
+  }
+  const everywhere = new Map<string, number>();
+  scanDataTokens(answer, (t) => {
+    everywhere.set(t.key, (everywhere.get(t.key) ?? 0) + 1);
+    return true;
+  });
+  for (const t of tokens) {
+    if ((inForms.get(t.key) ?? 0) >= (everywhere.get(t.key) ?? 1)) continue;
+    if (seenForm.has(t.key)) continue;
+    out.push({ key: t.key, raw: t.raw, lookups: [t.key], number: t.kind === 'number' });
+  }
+  return out;
+}
 
 const NOTHING_BLOCKED = 'Nothing here blocked the answer.';
 
@@ -100,60 +153,174 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
   }
   const { bounds } = input;
   const extraction = extractDataTokens(input.answerText, bounds.maxAnswerTokens);
-  if (extraction.tokens.length === 0) {
+  const L = VALUE_SEARCH_LIMITS;
+  const forms = findValueForms(input.answerText, L.maxFormsPerText);
+  const values = answerValues(input.answerText, extraction.tokens, forms);
+  if (values.length === 0) {
     tally.notApplicable++;
     return { findings, tally, grounded, exempt };
   }
 
   // Index once per request: the window's results, its exempt text, and (for classification only) the model's own text.
   const results = input.windowResults;
+  const exemptSources = input.exemptTexts.map((text) => ({ text }));
   const evidence = buildEvidenceIndex(results, bounds.maxIndexTokens);
-  const exemptIndex = buildEvidenceIndex(input.exemptTexts.map((text) => ({ text })), bounds.maxIndexTokens);
+  const exemptIndex = buildEvidenceIndex(exemptSources, bounds.maxIndexTokens);
   const writtenIndex = input.writtenTexts ? buildEvidenceIndex(input.writtenTexts.map((text) => ({ text })), bounds.maxIndexTokens) : undefined;
+  // Built only if some value needs them (most answers ground every value token for token).
+  let formIdx: ReturnType<typeof buildFormIndex> | undefined;
+  let exemptFormIdx: ReturnType<typeof buildFormIndex> | undefined;
+  const formIndex = () => (formIdx ??= buildFormIndex(results, L.maxFormKeys));
+  const exemptFormIndex = () => (exemptFormIdx ??= buildFormIndex(exemptSources, L.maxFormKeys));
+  interface Pool {
+    numbers: SortedNumbers;
+    truncated: boolean;
+  }
+  let pools: { served: Pool; exempt: Pool; operands: ServedNumber[] } | undefined;
+  const numberPools = () => {
+    if (pools) return pools;
+    const served = collectNumbers(results, L.maxServedNumbers);
+    const exemptNumbers = collectNumbers(exemptSources, L.maxServedNumbers);
+    // Operands: the latest results first, then user and system text (positions past the results).
+    const latestFirst = results.map((r, at) => ({ text: r.text, at })).reverse();
+    const fromResults = collectNumbers(latestFirst, L.maxPairOperands * 4).numbers.map((n) => ({ ...n, at: latestFirst[n.at]!.at }));
+    const fromExempt = exemptNumbers.numbers.map((n) => ({ ...n, at: results.length + n.at }));
+    return (pools = {
+      served: { numbers: sortNumbers(served.numbers), truncated: served.truncated },
+      exempt: { numbers: sortNumbers(exemptNumbers.numbers), truncated: exemptNumbers.truncated },
+      operands: arithmeticOperands([...fromResults, ...fromExempt], L.maxPairOperands),
+    });
+  };
 
   const incompleteReasons: string[] = [];
   const answerReason = `the answer held more than ${bounds.maxAnswerTokens} data tokens; the rest were not checked`;
   const indexReason = `the window's tool results and user or system text held more than ${bounds.maxIndexTokens} data tokens; values not found in the part indexed could not be judged`;
+  const numbersReason = `the window held more than ${L.maxServedNumbers} distinct numbers; answer numbers not found among those read could not be judged`;
+  const searchReason = `the answer held more than ${L.maxSearchedNumbers} numbers no result held as written; the rest were not searched for rounding, units or arithmetic`;
   if (extraction.truncated) {
     bump(tally, answerReason, 1);
     incompleteReasons.push(answerReason);
   }
   const indexIncomplete = evidence.truncated || exemptIndex.truncated;
   if (indexIncomplete) incompleteReasons.push(indexReason);
+  const note = (reason: string) => {
+    bump(tally, reason, 1);
+    if (!incompleteReasons.includes(reason)) incompleteReasons.push(reason);
+  };
+  const ground = (v: AnswerValue, at: number) => {
+    tally.checked++;
+    const r = results[at]!;
+    grounded.push({
+      key: v.key,
+      raw: v.raw,
+      request: r.request,
+      ...(r.turnTraceId !== undefined ? { turnTraceId: r.turnTraceId } : {}),
+      ...(r.toolName !== undefined ? { toolName: r.toolName } : {}),
+      ...(r.callId !== undefined ? { callId: r.callId } : {}),
+    });
+  };
+  const lookupAll = (v: AnswerValue, index: { lookup(key: string): number | undefined }) => {
+    for (const k of v.lookups) {
+      const at = index.lookup(k);
+      if (at !== undefined) return at;
+    }
+    return undefined;
+  };
+  let searched = 0;
 
-  for (const token of extraction.tokens) {
-    const at = evidence.lookup(token.key);
+  for (const v of values) {
+    const at = lookupAll(v, evidence) ?? lookupAll(v, formIndex());
     if (at !== undefined) {
-      tally.checked++;
-      const r = results[at]!;
-      grounded.push({
-        key: token.key,
-        raw: token.raw,
-        request: r.request,
-        ...(r.turnTraceId !== undefined ? { turnTraceId: r.turnTraceId } : {}),
-        ...(r.toolName !== undefined ? { toolName: r.toolName } : {}),
-        ...(r.callId !== undefined ? { callId: r.callId } : {}),
-      });
+      ground(v, at);
       continue;
     }
-    if (exemptIndex.lookup(token.key) !== undefined) {
+    if (lookupAll(v, exemptIndex) !== undefined || lookupAll(v, exemptFormIndex()) !== undefined) {
       tally.checked++;
-      exempt.push(token.key);
+      exempt.push(v.key);
       continue;
     }
-    if (indexIncomplete) {
+    let derived: Derivation | undefined;
+    if (v.number) {
+      if (searched >= L.maxSearchedNumbers) {
+        note(searchReason);
+        continue;
+      }
+      searched++;
+      const t = answerNumber(v.raw, hedgedIn(input.answerText, v.raw));
+      if (t) {
+        const p = numberPools();
+        const met = meetByRoundingOrUnit(t, p.served.numbers);
+        if (met) {
+          ground(v, met.number.at);
+          continue;
+        }
+        if (meetByRoundingOrUnit(t, p.exempt.numbers)) {
+          tally.checked++;
+          exempt.push(v.key);
+          continue;
+        }
+        if (p.served.truncated || p.exempt.truncated) {
+          note(numbersReason);
+          continue;
+        }
+        if (!indexIncomplete) derived = deriveNumber(t, p.operands, L);
+      }
+    }
+    if (indexIncomplete || formIndex().truncated || exemptFormIndex().truncated) {
       bump(tally, indexReason, 1);
+      if (!incompleteReasons.includes(indexReason)) incompleteReasons.push(indexReason);
       continue;
     }
     tally.checked++;
     tally.findings++;
-    const grounding: ValueGrounding = writtenIndex?.lookup(token.key) !== undefined ? 'assistant-only' : 'nowhere';
-    findings.push(buildFinding(input, token, grounding, results.length, evidence.size));
+    if (derived) {
+      findings.push(derivedFinding(input, v, derived, results));
+      continue;
+    }
+    const grounding: ValueGrounding = writtenIndex && lookupAll(v, writtenIndex) !== undefined ? 'assistant-only' : 'nowhere';
+    findings.push(buildFinding(input, v, grounding, results.length, evidence.size));
   }
   return { findings, tally, grounded, exempt, ...(incompleteReasons.length > 0 ? { incomplete: incompleteReasons.join('; ') } : {}) };
 }
 
-function buildFinding(input: UnsupportedValueInput, token: DataToken, grounding: ValueGrounding, resultCount: number, indexed: number): Finding {
+function operandSource(n: ServedNumber, results: readonly WindowResult[], cap: number): string {
+  const r = results[n.at];
+  if (!r) return `${quoteText(n.text, cap)} (user or system text)`;
+  const who = r.toolName ? `a result of ${quoteText(r.toolName, cap)}` : 'a tool result';
+  return `${quoteText(n.text, cap)} (${who}${r.callId ? `, call ${quoteText(r.callId, cap)}` : ''}, request ${r.request})`;
+}
+
+function derivedFinding(input: UnsupportedValueInput, v: AnswerValue, d: Derivation, results: readonly WindowResult[]): Finding {
+  const cap = input.bounds.quotedValueChars;
+  const q = quoteText(v.raw, cap);
+  const formula = quoteText(d.formula, Math.max(cap, 160));
+  const from = d.operands.map((n) => operandSource(n, results, cap)).join('; ');
+  const witnesses: Witness[] = [
+    { subject: 'answer final', predicate: v.key, value: q, stratum: 'chosen', provenance: 'the final answer as the model wrote it' },
+    { subject: 'frame', predicate: v.key, value: formula, stratum: 'served', provenance: `derived: computed from values the window served: ${from}` },
+    {
+      subject: 'frame',
+      predicate: v.key,
+      value: q,
+      stratum: 'absent',
+      provenance: `held as written by none of the ${results.length} tool result(s) in the answering request's window, nor by a user or system message`,
+    },
+  ];
+  return {
+    kind: UNSUPPORTED_VALUE,
+    seam: 'answer',
+    subjects: [{ kind: 'answer', id: 'final' }],
+    predicate: v.key,
+    value: v.raw,
+    message: `The answer states "${q}", which no tool result in the window holds as written, but which equals ${formula} of values the window served: it was derived, not copied, so check that this arithmetic is what the answer means. ${NOTHING_BLOCKED}`,
+    witnesses,
+    advisory: true,
+    span: input.span,
+    grounding: 'derived' satisfies ValueGrounding,
+  };
+}
+
+function buildFinding(input: UnsupportedValueInput, token: AnswerValue, grounding: ValueGrounding, resultCount: number, indexed: number): Finding {
   const q = quoteText(token.raw, input.bounds.quotedValueChars);
   const witnesses: Witness[] = [{ subject: 'answer final', predicate: token.key, value: q, stratum: 'chosen', provenance: 'the final answer as the model wrote it' }];
   if (grounding === 'assistant-only') {

@@ -1,6 +1,7 @@
 // `footprint-otel check FILE...`: runs the core over exported traces (OTLP/JSON, Tempo's API
 // output, JSON lines; spans and log records), prints findings, and with --write writes the same
-// documents back out with the finding events added. Exit 0 when it ran, 2 on unusable input.
+// documents back out with the finding events added. Exit codes are exit-codes.ts' (0 ran clean,
+// 1 findings per --fail-on, 2 unusable input); it must never exit non-zero for findings unasked.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -11,6 +12,11 @@ import { FootprintCore, type Redaction } from '../runs/footprint.js';
 import { spanKey, type SpanData, type SpanEventData } from '../model/telemetry.js';
 import type { Declarations } from '../declarations/types.js';
 import { renderJson, renderText, type CheckReport } from './report.js';
+import { argsErrorReason } from './args.js';
+import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
+import { DEFAULT_WIDTH } from './wrap.js';
+import { plural } from '../findings/phrases.js';
+import { sumTallies } from '../findings/disposition.js';
 import { ATTR_ANSWER_REASONS, ATTR_ANSWER_STANDING, ATTR_ANSWER_STATEMENT, ATTR_DISPOSITION_SUMMARY, EVENT_ANSWER_STANDING, EVENT_DISPOSITION, EVENT_FINDING } from '../findings/names.js';
 
 export interface CliResult {
@@ -19,43 +25,54 @@ export interface CliResult {
   stderr: string;
 }
 
-export const CHECK_USAGE = `usage: footprint-otel check FILE... [--declarations FILE] [--format text|json] [--write FILE] [--redaction quote|hash|omit]
+export const CHECK_USAGE = `usage: footprint-otel check FILE... [--declarations FILE] [--format text|json] [--write FILE] [--redaction quote|hash|omit] [--fail-on findings|advisory|never]
   FILE            OTLP/JSON traces or logs (ExportTraceServiceRequest / ExportLogsServiceRequest,
                   Tempo API output, or JSON lines mixing both)
   --declarations  tool declarations (YAML or JSON) that arm the checks
   --format        text (default) for people, json for machines: {"findings":[...]}
   --write FILE    write the spans back out as OTLP/JSON with the finding events added
-  --redaction     how finding values are written: quote (default), hash or omit`;
+  --redaction     how finding values are written: quote (default), hash or omit
+  --fail-on       when to exit ${EXIT.findings} (a CI gate): findings (any non-advisory finding),
+                  advisory (any finding at all) or never (default)`;
 
-const fail = (reason: string): CliResult => ({ exitCode: 2, stdout: '', stderr: `footprint-otel check: ${reason}\n` });
+const OPTIONS = {
+  declarations: { type: 'string' },
+  format: { type: 'string', default: 'text' },
+  write: { type: 'string' },
+  redaction: { type: 'string', default: 'quote' },
+  'fail-on': { type: 'string', default: 'never' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
-export function runCheck(argv: string[]): CliResult {
+export type FailOn = 'findings' | 'advisory' | 'never';
+const FAIL_ON: readonly FailOn[] = ['findings', 'advisory', 'never'];
+
+export interface CheckIo {
+  /** Width text output wraps to (the terminal's, or 100). */
+  width?: number;
+}
+
+const fail = (reason: string): CliResult => ({ exitCode: EXIT.usage, stdout: '', stderr: `footprint-otel check: ${reason}\n` });
+
+export function runCheck(argv: string[], io: CheckIo = {}): CliResult {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        declarations: { type: 'string' },
-        format: { type: 'string', default: 'text' },
-        write: { type: 'string' },
-        redaction: { type: 'string', default: 'quote' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   } catch (e) {
-    return fail(`${(e as Error).message}\n${CHECK_USAGE}`);
+    return fail(`${argsErrorReason(e, argv, Object.keys(OPTIONS))}\n${CHECK_USAGE}`);
   }
   const { values, positionals } = parsed;
-  if (values.help) return { exitCode: 0, stdout: `${CHECK_USAGE}\n`, stderr: '' };
+  if (values.help) return { exitCode: EXIT.ok, stdout: `${CHECK_USAGE}\n\n${EXIT_CODES_HELP}\n`, stderr: '' };
   if (positionals.length === 0) return fail(`no input file given\n${CHECK_USAGE}`);
   if (values.format !== 'text' && values.format !== 'json') return fail(`--format must be text or json, not "${values.format}"`);
   if (!['quote', 'hash', 'omit'].includes(values.redaction!)) return fail(`--redaction must be quote, hash or omit, not "${values.redaction}"`);
+  const failOn = values['fail-on'] as FailOn;
+  if (!FAIL_ON.includes(failOn)) return fail(`--fail-on must be findings, advisory or never, not "${values['fail-on']}"`);
 
   let declarations: Declarations | undefined;
   if (values.declarations) {
     const r = loadDeclarationsFile(values.declarations);
-    if (!r.ok) return fail(`declarations refused: ${r.errors.join('; ')}`);
+    if (!r.ok) return fail(`declarations refused: ${r.errors.map((e) => e.replace(/\n/g, '\n  ')).join('\n  ')}`);
     declarations = r.declarations;
   }
 
@@ -109,7 +126,10 @@ export function runCheck(argv: string[]): CliResult {
     diagnostics: [...doc.diagnostics, ...result.diagnostics],
     spans: spans.length,
     logs: doc.logs.length,
+    inputTraces: traceIds.length,
+    notes: [],
   };
+  if (!declarations) report.notes.push(...noDeclarationsNote(report, positionals));
 
   if (values.write) {
     try {
@@ -118,7 +138,28 @@ export function runCheck(argv: string[]): CliResult {
       return fail(`cannot write ${values.write} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
   }
-  return { exitCode: 0, stdout: values.format === 'json' ? `${renderJson(report)}\n` : renderText(report), stderr: '' };
+  const stdout = values.format === 'json' ? `${renderJson(report)}\n` : renderText(report, io.width ?? DEFAULT_WIDTH);
+  const counted = failOn === 'never' ? 0 : report.findings.filter((f) => failOn === 'advisory' || f.finding.advisory !== true).length;
+  if (counted === 0) return { exitCode: EXIT.ok, stdout, stderr: '' };
+  const what = failOn === 'advisory' ? plural(counted, 'finding') : plural(counted, 'non-advisory finding');
+  return { exitCode: EXIT.findings, stdout, stderr: `footprint-otel check: ${what} (--fail-on ${failOn}): exit ${EXIT.findings}\n` };
+}
+
+/** Said once when no declarations were given and LLM requests were seen: which checks are off, and the command that drafts declarations. */
+function noDeclarationsNote(r: CheckReport, files: readonly string[]): string[] {
+  if (!r.traces.some((t) => t.llmRequests > 0)) return [];
+  const off = sumTallies(r.traces.flatMap((t) => t.tallies)).filter((t) => t.checked === 0 && t.unreachable === 0).map((t) => t.check);
+  if (off.length === 0) return [];
+  const cmd = `footprint-otel declarations suggest ${files.map(shellWord).join(' ')} --out declarations.yaml`;
+  return [
+    `No declarations given, so ${plural(off.length, 'check')} ${off.length === 1 ? 'is' : 'are'} off (${off.join(', ')}): they need to know which tool arguments come from which tool results.`,
+    `\`${cmd}\` drafts them from this trace; review the draft, then pass it with --declarations declarations.yaml.`,
+  ];
+}
+
+/** A file name as a shell word (quoted when it holds anything but safe characters). */
+function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The disposition and standing written for one trace, read back from the events (one source of truth). */

@@ -1,32 +1,42 @@
 #!/usr/bin/env node
-// The `footprint-otel` command: dispatches to `check` (offline, over exported traces) and `serve`
-// (the OTLP service for the collector path). Prints a one-line reason and exits 2 on bad usage.
+// The `footprint-otel` command: a table from command name to its runner (`check` offline over
+// exported traces, `serve` the OTLP service), plus --help and --version. Exit codes are those of
+// exit-codes.ts. It must never run a command's logic itself: one table line per command.
 
 import { runCheck, CHECK_USAGE } from './check.js';
+import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
+import { versionLine } from './version.js';
+import { outputWidth } from './wrap.js';
 
 const USAGE = `usage: footprint-otel <command> [options]
 commands:
   check FILE...   check exported traces and print findings (footprint-otel check --help)
-  serve           run the OTLP/HTTP service for the collector path (footprint-otel serve --help)`;
+  serve           run the OTLP/HTTP service for the collector path (footprint-otel serve --help)
+  --version       print the version`;
 
-async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === 'check') {
-    const r = runCheck(rest);
+type Runner = (argv: string[]) => Promise<number>;
+
+/** One line per command. */
+const COMMANDS: Record<string, Runner> = {
+  check: async (argv) => {
+    const r = runCheck(argv, { width: outputWidth(process.stdout) });
     process.stdout.write(r.stdout);
     process.stderr.write(r.stderr);
     return r.exitCode;
-  }
-  if (command === 'serve') {
-    const { runServeCommand } = await import('./serve.js');
-    return runServeCommand(rest);
-  }
-  if (command === '--help' || command === '-h' || command === 'help') {
-    process.stdout.write(`${USAGE}\n\n${CHECK_USAGE}\n`);
-    return 0;
-  }
-  process.stderr.write(`footprint-otel: ${command ? `unknown command "${command}"` : 'no command given'}\n${USAGE}\n`);
-  return 2;
+  },
+  serve: async (argv) => (await import('./serve.js')).runServeCommand(argv),
+  help: async () => (process.stdout.write(`${USAGE}\n\n${CHECK_USAGE}\n\n${EXIT_CODES_HELP}\n`), EXIT.ok),
+  version: async () => (process.stdout.write(`${versionLine()}\n`), EXIT.ok),
+};
+const ALIASES: Record<string, string> = { '--help': 'help', '-h': 'help', '--version': 'version', '-V': 'version', '-v': 'version' };
+
+async function main(argv: string[]): Promise<number> {
+  const [given, ...rest] = argv;
+  const command = given === undefined ? undefined : (ALIASES[given] ?? given);
+  const run = command !== undefined && Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (run) return run(rest);
+  process.stderr.write(`footprint-otel: ${given === undefined ? 'no command given' : `unknown command "${given}"`}\n${USAGE}\n`);
+  return EXIT.usage;
 }
 
 main(process.argv.slice(2)).then(
@@ -34,7 +44,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (e: unknown) => {
-    process.stderr.write(`footprint-otel: ${(e as Error)?.message ?? String(e)}\n`);
-    process.exitCode = 1;
+    process.stderr.write(`footprint-otel: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+    process.exitCode = EXIT.internal;
   },
 );

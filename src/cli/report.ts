@@ -1,5 +1,5 @@
-// Renders a check run for people (grouped by trace, each finding with its sentence and witnesses)
-// or as one JSON object. Formatting only: it never decides what is a finding.
+// Renders a check run for people (grouped by trace, each finding with its sentence and witnesses,
+// wrapped to a width) or as one JSON object. Formatting only: it never decides what is a finding.
 
 import { plural } from '../findings/phrases.js';
 import type { Finding, CheckTally } from '../model/finding.js';
@@ -7,6 +7,8 @@ import { checksClauses, sumTallies } from '../findings/disposition.js';
 import type { Diagnostic } from '../model/diagnostics.js';
 import type { SpanEventData } from '../model/telemetry.js';
 import * as N from '../findings/names.js';
+import { conventionsRead } from './conventions-read.js';
+import { DEFAULT_WIDTH, wrapText } from './wrap.js';
 
 export interface TraceSummary {
   traceId: string;
@@ -27,6 +29,10 @@ export interface CheckReport {
   diagnostics: Diagnostic[];
   spans: number;
   logs: number;
+  /** Distinct trace ids in the input, with or without an LLM request. */
+  inputTraces: number;
+  /** Things the user should know once per run (e.g. which checks are off without declarations). */
+  notes: string[];
 }
 
 function attr(e: SpanEventData, key: string): string | undefined {
@@ -54,7 +60,7 @@ export function findingJson(f: Finding, e: SpanEventData): Record<string, unknow
     predicate: f.predicate,
     value: attr(e, N.ATTR_FINDING_VALUE) ?? null,
     grounding: f.grounding ?? null,
-    ...(f.advisory ? { advisory: true } : {}),
+    advisory: f.advisory === true,
     message: attr(e, N.ATTR_FINDING_MESSAGE) ?? f.message,
     witnesses,
   };
@@ -65,6 +71,7 @@ export function renderJson(r: CheckReport): string {
     {
       findings: r.findings.map(({ finding, event }) => findingJson(finding, event)),
       summary: summaryLine(r),
+      notes: r.notes,
       traces: r.traces.map((t) => ({
         traceId: t.traceId,
         turn: t.turn ?? null,
@@ -84,14 +91,20 @@ export function renderJson(r: CheckReport): string {
 
 export function summaryLine(r: CheckReport): string {
   const requests = r.traces.reduce((n, t) => n + t.llmRequests, 0);
+  // Nothing was recognised as an LLM request: say what is read, and do not blame the declarations.
+  if (requests === 0) return `${plural(r.inputTraces, 'trace')}, no LLM request recognised (conventions read: ${conventionsRead()}).${r.findings.length ? ` ${plural(r.findings.length, 'finding')}.` : ''}`;
+  const withRequests = r.traces.filter((t) => t.llmRequests > 0).length;
+  const others = r.inputTraces - withRequests;
+  const scope = `in ${plural(withRequests, 'trace')}${others > 0 ? ` (${others} more with no LLM request recognised)` : ''}`;
   const totals = sumTallies(r.traces.flatMap((t) => t.tallies));
-  let line = checksClauses(totals, requests, { scope: `in ${plural(r.traces.length, 'trace')}`, idle: false });
+  let line = checksClauses(totals, requests, { scope, idle: false });
   if (!totals.some((t) => t.checked > 0 || t.unreachable > 0)) line += ' (nothing was declared that arms a check, so nothing was checked)';
   return `${line}. ${plural(r.findings.length, 'finding')}.`;
 }
 
-export function renderText(r: CheckReport): string {
-  const out: string[] = [summaryLine(r), ''];
+/** The text report, every line wrapped at word boundaries to `width` (never cut). */
+export function renderText(r: CheckReport, width: number = DEFAULT_WIDTH): string {
+  const out: string[] = [summaryLine(r), ...r.notes, ''];
   for (const t of r.traces) {
     const mine = r.findings.filter((x) => x.finding.span.traceId === t.traceId);
     out.push(`trace ${t.traceId}${t.turn ? ` · ${t.turn}` : ''}${t.conversationId ? ` · conversation ${t.conversationId}` : ''}`);
@@ -117,5 +130,5 @@ export function renderText(r: CheckReport): string {
     for (const d of warn.slice(0, 50)) out.push(`  ${d.level}: ${d.message}`);
     if (warn.length > 50) out.push(`  … and ${warn.length - 50} more`);
   }
-  return out.join('\n').trimEnd() + '\n';
+  return wrapText(out.join('\n').trimEnd(), width) + '\n';
 }

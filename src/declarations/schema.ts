@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { Declarations } from './types.js';
 import { nearest } from './nearest.js';
+import { rowsAtSteps } from './rows-at.js';
 
 const nonBlank = z.string().trim().min(1, 'must be a non-blank string');
 
@@ -15,15 +16,32 @@ const Producers = z.array(nonBlank).min(1, 'must name at least one tool');
 /** Whole-tool form (a list of producers) or named form (argument -> its producers). */
 const ArgumentsFrom = z.union([Producers, z.record(nonBlank, Producers).refine((r) => Object.keys(r).length > 0, 'must name at least one argument')]);
 
+// How a tool says refused or not found when no known shape does (docs/checks-ledger.md).
+const dottedPath = nonBlank.regex(/^[^.]+(\.[^.]+)*$/, 'must be a dotted path such as "resp.rc"');
+const ErrorValue = z.union([nonBlank, z.number()]);
+const ErrorShape = z
+  .strictObject({
+    field: dottedPath.optional(),
+    refused: z.array(ErrorValue).min(1, 'must list at least one value').optional(),
+    notFound: z.array(ErrorValue).min(1, 'must list at least one value').optional(),
+    message: dottedPath.optional(),
+  })
+  .refine((e) => e.refused !== undefined || e.notFound !== undefined, { message: 'must list refused or notFound values' })
+  .refine((e) => !(e.field === undefined && e.message !== undefined), { message: 'message needs a field: a text result has no fields', path: ['message'] })
+  .refine((e) => !(e.refused ?? []).some((r) => (e.notFound ?? []).some((n) => String(n).trim().toLowerCase() === String(r).trim().toLowerCase())), {
+    message: 'a value cannot mean both refused and notFound',
+  });
+
 const Tool = z.strictObject({
   argumentsFrom: ArgumentsFrom.optional(),
   readOnly: z.boolean().optional(),
   inputSchema: z.record(z.string(), z.unknown()).optional(),
   resultColumns: z.record(nonBlank, Column).optional(),
-  rowsAt: nonBlank.regex(/^[^./]+$/, 'must be one top-level key (no "." or "/")').optional(),
+  rowsAt: nonBlank.refine((s) => rowsAtSteps(s) !== undefined, 'must be a key, a dotted path (data.items) or a JSON pointer (/data/items) with no blank step').optional(),
+  errorShape: ErrorShape.optional(),
 });
 
-const Claim = z.strictObject({ entity: nonBlank, field: nonBlank });
+const Claim = z.strictObject({ entity: nonBlank, field: nonBlank, exact: z.boolean().optional() });
 
 const Answers = z.strictObject({ checkValues: z.boolean().optional() });
 
@@ -33,11 +51,12 @@ const DeclarationsSchema = z.strictObject({
   answers: Answers.optional(),
 });
 
-const TOOL_KEYS = ['argumentsFrom', 'readOnly', 'inputSchema', 'resultColumns', 'rowsAt'];
+const TOOL_KEYS = ['argumentsFrom', 'readOnly', 'inputSchema', 'resultColumns', 'rowsAt', 'errorShape'];
+const ERROR_SHAPE_KEYS = ['field', 'refused', 'notFound', 'message'];
 const TOP_KEYS = ['tools', 'claims', 'answers'];
 const ANSWER_KEYS = ['checkValues'];
 const COLUMN_KEYS = ['type', 'nullable'];
-const CLAIM_KEYS = ['entity', 'field'];
+const CLAIM_KEYS = ['entity', 'field', 'exact'];
 
 export type DeclarationsResult = { ok: true; declarations: Declarations } | { ok: false; errors: string[] };
 
@@ -45,6 +64,7 @@ function validKeysAt(path: readonly PropertyKey[]): string[] {
   if (path.length === 0) return TOP_KEYS;
   if (path[0] === 'tools' && path.length === 2) return TOOL_KEYS;
   if (path[0] === 'tools' && path[2] === 'resultColumns' && path.length === 4) return COLUMN_KEYS;
+  if (path[0] === 'tools' && path[2] === 'errorShape' && path.length === 3) return ERROR_SHAPE_KEYS;
   if (path[0] === 'claims' && path.length === 2) return CLAIM_KEYS;
   if (path[0] === 'answers' && path.length === 1) return ANSWER_KEYS;
   return [];

@@ -11,6 +11,23 @@ export interface ColumnDeclaration {
 export interface ClaimDeclaration {
   entity: string;
   field: string;
+  /** Compare strings exactly (case and surrounding blanks count); by default they are trimmed and case-folded. */
+  exact?: boolean;
+}
+
+/**
+ * How a tool says a call was refused or found nothing, when its results fit none of the shapes
+ * the reader knows (error envelopes, HTTP-style codes, `ok: false`, "403 Forbidden" text).
+ */
+export interface ErrorShapeDeclaration {
+  /** Dotted path of the field that says how the call ended; omitted = the result is text, read by its start. */
+  field?: string;
+  /** Values of that field (or text prefixes) that mean refused or failed. Compared trimmed, case-insensitively. */
+  refused?: (string | number)[];
+  /** Values of that field (or text prefixes) that mean the tool looked and the thing is not there. */
+  notFound?: (string | number)[];
+  /** Dotted path of the field holding the error's words, quoted in findings. */
+  message?: string;
 }
 
 export interface ToolDeclaration {
@@ -27,8 +44,10 @@ export interface ToolDeclaration {
   inputSchema?: unknown;
   /** Declared result columns, checked over every row of an array-of-objects result. */
   resultColumns?: Record<string, ColumnDeclaration>;
-  /** Top-level key of an object result where its rows are. */
+  /** Where an object result's rows are: a key, a dotted path (`data.items`) or a JSON pointer (`/data/items`). */
   rowsAt?: string;
+  /** How its results say refused or not found, when no known shape does. */
+  errorShape?: ErrorShapeDeclaration;
 }
 
 export interface AnswerDeclaration {

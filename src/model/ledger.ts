@@ -48,7 +48,10 @@ export interface ResultReading {
   /** The rows themselves when the result is an array of plain objects (for column checks). */
   objectRows?: Record<string, unknown>[];
   absence?: {
+    /** What was looked for: the envelope's `looked_for`, or for a not-found the call's values. */
     lookedFor: string;
+    /** The tool's own not-found words (`404`, `order not found`): the absence came from a not-found, not an envelope. */
+    notFound?: string;
     tryInstead?: string;
     tryInsteadTool?: { tool: string; why?: string };
   };
@@ -62,7 +65,7 @@ export interface ResultReading {
   facts?: DescribedFact[];
   /** Why an envelope-looking value was read as plain data instead (malformed envelope). */
   envelopeRefused?: string;
-  /** The result's status says it was refused or failed (`denied`, `invalid`, `failure`, an error message). */
+  /** The result says it was refused or failed (an error envelope, an HTTP-style 401/403/407/429/5xx, `ok: false`, …). */
   refusal?: string;
 }
 

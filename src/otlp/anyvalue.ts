@@ -1,13 +1,14 @@
 // OTLP AnyValue <-> plain values, for the JSON encoding (protobuf decoders produce the same
-// shapes). Decoding never throws: an unknown or broken value decodes to null.
+// shapes). Decoding never throws: an unknown or broken value decodes to null; a container nested
+// past MAX_VALUE_NESTING decodes to null and is counted in the tally.
 
 import type { AttrValue, Attributes } from '../model/telemetry.js';
-
-const MAX_DEPTH = 64;
+import { MAX_VALUE_NESTING } from '../limits.js';
+import type { DecodeTally } from './decode-tally.js';
 
 /** Decodes one OTLP/JSON AnyValue. `{}` (an empty AnyValue) is null, as the JS serializer writes it. */
-export function decodeAnyValue(v: unknown, depth = 0): AttrValue {
-  if (v === null || typeof v !== 'object' || depth > MAX_DEPTH) return null;
+export function decodeAnyValue(v: unknown, depth = 0, tally?: DecodeTally): AttrValue {
+  if (v === null || typeof v !== 'object') return null;
   const o = v as Record<string, unknown>;
   if ('stringValue' in o) return typeof o.stringValue === 'string' ? o.stringValue : String(o.stringValue ?? '');
   if ('boolValue' in o) return o.boolValue === true || o.boolValue === 'true';
@@ -16,13 +17,19 @@ export function decodeAnyValue(v: unknown, depth = 0): AttrValue {
     const d = typeof o.doubleValue === 'number' ? o.doubleValue : Number(o.doubleValue);
     return Number.isNaN(d) && typeof o.doubleValue === 'string' ? o.doubleValue : d;
   }
+  if ('arrayValue' in o || 'kvlistValue' in o) {
+    if (depth >= MAX_VALUE_NESTING) {
+      if (tally) tally.deepValues++;
+      return null;
+    }
+  }
   if ('arrayValue' in o) {
     const values = (o.arrayValue as { values?: unknown } | null)?.values;
-    return Array.isArray(values) ? values.map((x) => decodeAnyValue(x, depth + 1)) : [];
+    return Array.isArray(values) ? values.map((x) => decodeAnyValue(x, depth + 1, tally)) : [];
   }
   if ('kvlistValue' in o) {
     const values = (o.kvlistValue as { values?: unknown } | null)?.values;
-    return decodeKeyValues(values, depth + 1);
+    return decodeKeyValues(values, depth + 1, tally);
   }
   if ('bytesValue' in o) {
     return typeof o.bytesValue === 'string' ? Uint8Array.from(Buffer.from(o.bytesValue, 'base64')) : new Uint8Array();
@@ -40,14 +47,14 @@ function decodeInt(v: unknown): number | string {
 }
 
 /** Decodes an OTLP KeyValue list into an object; later duplicate keys win. */
-export function decodeKeyValues(list: unknown, depth = 0): { [key: string]: AttrValue } {
+export function decodeKeyValues(list: unknown, depth = 0, tally?: DecodeTally): { [key: string]: AttrValue } {
   const out: { [key: string]: AttrValue } = {};
   if (!Array.isArray(list)) return out;
   for (const kv of list) {
     if (!kv || typeof kv !== 'object') continue;
     const key = (kv as { key?: unknown }).key;
     if (typeof key !== 'string') continue;
-    const value = decodeAnyValue((kv as { value?: unknown }).value, depth);
+    const value = decodeAnyValue((kv as { value?: unknown }).value, depth, tally);
     // '__proto__' is an ordinary attribute key in OTLP: an assignment would set the prototype (or be ignored).
     if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
     else out[key] = value;

@@ -10,6 +10,7 @@
 // Must never mutate its input; it never interprets span content.
 
 import type { AttrValue, Attributes, SpanData } from '../model/telemetry.js';
+import { MAX_VALUE_NESTING } from '../limits.js';
 import { OtlpTypes } from './otlp-schema.js';
 import type { SpanExtras } from './proto.js';
 
@@ -19,8 +20,6 @@ export interface ExportItem {
   extras?: SpanExtras;
 }
 
-/** Same cap as the decoders: deeper values are written as an empty AnyValue. */
-const MAX_DEPTH = 64;
 
 /** Span flags written when none were received: sampled, remoteness known (not remote), as the SDK path wrote them. */
 const DEFAULT_SPAN_FLAGS = 0x101;
@@ -36,7 +35,7 @@ interface KeyValueMsg {
 const EMPTY: AnyValueMsg = Object.freeze({}) as AnyValueMsg;
 
 function anyValue(v: AttrValue | undefined, depth: number): AnyValueMsg {
-  if (v === null || v === undefined || depth > MAX_DEPTH) return EMPTY;
+  if (v === null || v === undefined) return EMPTY;
   switch (typeof v) {
     case 'string':
       return { stringValue: v };
@@ -51,6 +50,8 @@ function anyValue(v: AttrValue | undefined, depth: number): AnyValueMsg {
       return EMPTY;
   }
   if (v instanceof Uint8Array) return { bytesValue: v };
+  // The decoders' cap (src/limits.ts): a deeper container is written as an empty AnyValue.
+  if (depth >= MAX_VALUE_NESTING) return EMPTY;
   if (Array.isArray(v)) {
     const values = new Array<AnyValueMsg>(v.length);
     for (let i = 0; i < v.length; i++) values[i] = anyValue(v[i], depth + 1);
@@ -106,7 +107,12 @@ function spanMessage(span: SpanData, x: SpanExtras): Record<string, unknown> {
   m.attributes = keyValues(span.attributes);
   const da = count(x.droppedAttributesCount) ?? count(span.droppedAttributesCount);
   if (da) m.droppedAttributesCount = da;
-  m.events = span.events.map((e) => ({ timeUnixNano: fixed64(e.timeUnixNano), name: e.name ?? '', attributes: keyValues(e.attributes) }));
+  m.events = span.events.map((e, i) => {
+    const ev: Record<string, unknown> = { timeUnixNano: fixed64(e.timeUnixNano), name: e.name ?? '', attributes: keyValues(e.attributes) };
+    const d = count(x.events?.[i]?.droppedAttributesCount);
+    if (d) ev.droppedAttributesCount = d;
+    return ev;
+  });
   const de = count(x.droppedEventsCount);
   if (de) m.droppedEventsCount = de;
   if (span.links?.length) {
@@ -115,6 +121,8 @@ function spanMessage(span: SpanData, x: SpanExtras): Record<string, unknown> {
       const link: Record<string, unknown> = { traceId: idBytes(l.traceId), spanId: idBytes(l.spanId) };
       if (lx?.traceState) link.traceState = lx.traceState;
       link.attributes = keyValues(l.attributes);
+      const d = count(lx?.droppedAttributesCount);
+      if (d) link.droppedAttributesCount = d;
       link.flags = flagsOf(lx?.flags, DEFAULT_LINK_FLAGS);
       return link;
     });
@@ -140,6 +148,7 @@ interface ScopeGroup {
 interface ResourceGroup {
   attributes: Attributes;
   schemaUrl: string | undefined;
+  dropped: number | undefined;
   scopes: Map<string, ScopeGroup>;
 }
 
@@ -167,18 +176,21 @@ export function traceRequestMessage(items: readonly ExportItem[]): { resourceSpa
   for (const { span, extras } of items) {
     const x = extras ?? {};
     const resource = span.resource ?? {};
-    const rk = keyOfResource(resource, x.resourceSchemaUrl || undefined);
+    const resourceDropped = count(x.resourceDroppedAttributesCount);
+    const rk = `${resourceDropped ?? 0}:${keyOfResource(resource, x.resourceSchemaUrl || undefined)}`;
     let rg = groups.get(rk);
-    if (!rg) groups.set(rk, (rg = { attributes: resource, schemaUrl: x.resourceSchemaUrl || undefined, scopes: new Map() }));
+    if (!rg) groups.set(rk, (rg = { attributes: resource, schemaUrl: x.resourceSchemaUrl || undefined, dropped: resourceDropped, scopes: new Map() }));
     const name = span.scope?.name ?? '';
     const version = span.scope?.version || undefined;
     const scopeSchemaUrl = x.scopeSchemaUrl || undefined;
-    const sk = JSON.stringify([name, version ?? '', scopeSchemaUrl ?? '']) + keyOfScopeAttrs(x.scopeAttributes);
+    const scopeDropped = count(x.scopeDroppedAttributesCount);
+    const sk = JSON.stringify([name, version ?? '', scopeSchemaUrl ?? '', scopeDropped ?? 0]) + keyOfScopeAttrs(x.scopeAttributes);
     let sg = rg.scopes.get(sk);
     if (!sg) {
       const scope: Record<string, unknown> = { name };
       if (version) scope.version = version;
       if (x.scopeAttributes && Object.keys(x.scopeAttributes).length) scope.attributes = keyValues(x.scopeAttributes);
+      if (scopeDropped) scope.droppedAttributesCount = scopeDropped;
       rg.scopes.set(sk, (sg = { scope, schemaUrl: scopeSchemaUrl, spans: [] }));
     }
     sg.spans.push(spanMessage(span, x));
@@ -188,7 +200,9 @@ export function traceRequestMessage(items: readonly ExportItem[]): { resourceSpa
   for (const rg of groups.values()) {
     const scopeSpans: Record<string, unknown>[] = [];
     for (const sg of rg.scopes.values()) scopeSpans.push(sg.schemaUrl ? { scope: sg.scope, spans: sg.spans, schemaUrl: sg.schemaUrl } : { scope: sg.scope, spans: sg.spans });
-    const r: Record<string, unknown> = { resource: { attributes: keyValues(rg.attributes) }, scopeSpans };
+    const res: Record<string, unknown> = { attributes: keyValues(rg.attributes) };
+    if (rg.dropped) res.droppedAttributesCount = rg.dropped;
+    const r: Record<string, unknown> = { resource: res, scopeSpans };
     if (rg.schemaUrl) r.schemaUrl = rg.schemaUrl;
     resourceSpans.push(r);
   }
@@ -230,3 +244,29 @@ export const TraceRequestSerializer = {
     return decodeTraceResponse(bytes);
   },
 };
+
+const HEX_ID_KEYS = new Set(['traceId', 'spanId', 'parentSpanId']);
+
+function isFixed64(v: unknown): v is { low: number; high: number } {
+  return !!v && typeof v === 'object' && typeof (v as { low?: unknown }).low === 'number' && typeof (v as { high?: unknown }).high === 'number';
+}
+
+/** One value of the protobuf message in its OTLP/JSON form (hex ids, decimal 64-bit numbers, base64 bytes). */
+function jsonValue(key: string, v: unknown): unknown {
+  if (v instanceof Uint8Array) return HEX_ID_KEYS.has(key) ? Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex') : Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64');
+  if (isFixed64(v)) return ((BigInt(v.high >>> 0) << 32n) | BigInt(v.low >>> 0)).toString();
+  if (key === 'intValue') return String(v);
+  if (key === 'doubleValue' && typeof v === 'number' && !Number.isFinite(v)) return Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity';
+  if (Array.isArray(v)) return v.map((x) => jsonValue('', x));
+  if (v && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = jsonValue(k, x);
+    return out;
+  }
+  return v;
+}
+
+/** ExportTraceServiceRequest as OTLP/JSON bytes: the same message as the protobuf encoding, field for field. */
+export function encodeTraceRequestJson(items: readonly ExportItem[]): Uint8Array {
+  return Buffer.from(JSON.stringify(jsonValue('', traceRequestMessage(items))), 'utf8');
+}

@@ -5,13 +5,17 @@
 
 import { z } from 'zod';
 import type { Diagnostic } from '../model/diagnostics.js';
-import type { Attributes, LogData, ScopeData, SpanData, SpanEventData, StatusCode } from '../model/telemetry.js';
+import type { Attributes, LogData, ScopeData, SpanData, SpanEventData, SpanLinkData, StatusCode } from '../model/telemetry.js';
 import { decodeKeyValues, decodeAnyValue } from './anyvalue.js';
+import type { DecodeTally } from './decode-tally.js';
+import type { SpanExtras } from './proto.js';
 
 /** A decoded span with the JSON object it came from, so a writer can add events in place. */
 export interface DecodedSpan {
   span: SpanData;
   raw: Record<string, unknown>;
+  /** The OTLP fields SpanData does not model (as the protobuf decoder keeps them), for re-encoding. */
+  extras: SpanExtras;
 }
 
 export interface DecodedDocument {
@@ -20,6 +24,8 @@ export interface DecodedDocument {
   diagnostics: Diagnostic[];
   /** The parsed documents, in input order, for writing back out. */
   documents: unknown[];
+  /** When given, what decoding normalised is counted here (values cut at MAX_VALUE_NESTING). */
+  tally?: DecodeTally;
 }
 
 const looseObject = z.looseObject({});
@@ -96,24 +102,80 @@ function scopeOf(v: unknown): ScopeData {
   return version ? { name, version } : { name };
 }
 
-function resourceOf(v: unknown): Attributes {
+function resourceOf(v: unknown, tally?: DecodeTally): Attributes {
   if (!v || typeof v !== 'object') return {};
-  return decodeKeyValues((v as { attributes?: unknown }).attributes);
+  return decodeKeyValues((v as { attributes?: unknown }).attributes, 0, tally);
 }
 
-function decodeEvents(list: unknown[] | undefined): SpanEventData[] {
+/** A positive integer count (OTLP/JSON writes uint32 as a number, some writers as a string). */
+function countOf(v: unknown): number | undefined {
+  const n = typeof v === 'string' ? Number(v) : v;
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 && n <= 0xffffffff ? n : undefined;
+}
+
+function decodeEvents(list: unknown[] | undefined, extras: SpanExtras, tally?: DecodeTally): SpanEventData[] {
   if (!list) return [];
   const out: SpanEventData[] = [];
+  const ex: NonNullable<SpanExtras['events']> = [];
   for (const e of list) {
     if (!e || typeof e !== 'object') continue;
     const o = e as Record<string, unknown>;
     out.push({
       name: typeof o.name === 'string' ? o.name : '',
       timeUnixNano: toBigInt(o.timeUnixNano),
-      attributes: decodeKeyValues(o.attributes),
+      attributes: decodeKeyValues(o.attributes, 0, tally),
+    });
+    const d = countOf(o.droppedAttributesCount);
+    ex.push(d ? { droppedAttributesCount: d } : {});
+  }
+  if (ex.some((x) => x.droppedAttributesCount)) extras.events = ex;
+  return out;
+}
+
+function decodeLinks(list: unknown[] | undefined, extras: SpanExtras, tally?: DecodeTally): SpanLinkData[] {
+  if (!list) return [];
+  const out: SpanLinkData[] = [];
+  const ex: NonNullable<SpanExtras['links']> = [];
+  for (const l of list) {
+    if (!l || typeof l !== 'object') continue;
+    const o = l as Record<string, unknown>;
+    const traceId = normaliseId(o.traceId, 16);
+    const spanId = normaliseId(o.spanId, 8);
+    // As the protobuf decoder: a link without a usable context is not a link.
+    if (!traceId || !spanId) continue;
+    out.push({ traceId, spanId, attributes: decodeKeyValues(o.attributes, 0, tally) });
+    const flags = countOf(o.flags);
+    const dropped = countOf(o.droppedAttributesCount);
+    ex.push({
+      ...(typeof o.traceState === 'string' && o.traceState ? { traceState: o.traceState } : {}),
+      ...(flags ? { flags } : {}),
+      ...(dropped ? { droppedAttributesCount: dropped } : {}),
     });
   }
+  if (ex.some((x) => x.traceState || x.flags || x.droppedAttributesCount)) extras.links = ex;
   return out;
+}
+
+/** The span-level extras of one OTLP/JSON span (trace state, flags, dropped counts). */
+function spanExtrasOf(raw: Record<string, unknown>): SpanExtras {
+  const x: SpanExtras = {};
+  if (typeof raw.traceState === 'string' && raw.traceState) x.traceState = raw.traceState;
+  const flags = countOf(raw.flags);
+  if (flags) x.flags = flags;
+  for (const k of ['droppedAttributesCount', 'droppedEventsCount', 'droppedLinksCount'] as const) {
+    const v = countOf(raw[k]);
+    if (v) x[k] = v;
+  }
+  return x;
+}
+
+/** Resource- and scope-level fields every span of a ScopeSpans shares. */
+interface SharedExtras {
+  resourceSchemaUrl?: string;
+  resourceDroppedAttributesCount?: number;
+  scopeSchemaUrl?: string;
+  scopeAttributes?: Attributes;
+  scopeDroppedAttributesCount?: number;
 }
 
 /** Reads one ExportTraceServiceRequest-shaped object (also `{batches}` and `{trace: …}`). */
@@ -124,14 +186,32 @@ export function decodeTraceRequest(doc: unknown, out: DecodedDocument, where: st
   for (const rs of resourceSpans) {
     if (!rs || typeof rs !== 'object') continue;
     const rso = rs as Record<string, unknown>;
-    const resource = resourceOf(rso.resource);
+    const resource = resourceOf(rso.resource, out.tally);
+    const resourceShared: SharedExtras = {};
+    if (typeof rso.schemaUrl === 'string' && rso.schemaUrl) resourceShared.resourceSchemaUrl = rso.schemaUrl;
+    const rd = countOf((rso.resource as { droppedAttributesCount?: unknown } | undefined)?.droppedAttributesCount);
+    if (rd) resourceShared.resourceDroppedAttributesCount = rd;
     const scopes = (rso.scopeSpans ?? rso.instrumentationLibrarySpans) as unknown;
     if (!Array.isArray(scopes)) continue;
     for (const ss of scopes) {
       if (!ss || typeof ss !== 'object') continue;
       const sso = ss as Record<string, unknown>;
-      const scope = scopeOf(sso.scope ?? sso.instrumentationLibrary);
+      const rawScope = sso.scope ?? sso.instrumentationLibrary;
+      const scope = scopeOf(rawScope);
+      const shared: SharedExtras = { ...resourceShared };
+      if (typeof sso.schemaUrl === 'string' && sso.schemaUrl) shared.scopeSchemaUrl = sso.schemaUrl;
+      if (rawScope && typeof rawScope === 'object') {
+        const sa = decodeKeyValues((rawScope as { attributes?: unknown }).attributes, 0, out.tally);
+        if (Object.keys(sa).length) shared.scopeAttributes = sa;
+        const sd = countOf((rawScope as { droppedAttributesCount?: unknown }).droppedAttributesCount);
+        if (sd) shared.scopeDroppedAttributesCount = sd;
+      }
       const spans = sso.spans;
+      if (spans !== undefined && spans !== null && !Array.isArray(spans)) {
+        // Not silently dropped: whatever it holds cannot be read as spans.
+        out.diagnostics.push({ level: 'warn', code: 'otlp.spans-not-array', message: `${where}: "spans" of a scopeSpans is ${typeof spans === 'object' ? 'an object' : `a ${typeof spans}`}, not an array; refused` });
+        continue;
+      }
       if (!Array.isArray(spans)) continue;
       for (const raw of spans) {
         const parsed = SpanJson.safeParse(raw);
@@ -158,15 +238,19 @@ export function decodeTraceRequest(doc: unknown, out: DecodedDocument, where: st
           kind,
           startTimeUnixNano: toBigInt(s.startTimeUnixNano),
           endTimeUnixNano: toBigInt(s.endTimeUnixNano),
-          attributes: decodeKeyValues(s.attributes),
-          events: decodeEvents(s.events),
+          attributes: decodeKeyValues(s.attributes, 0, out.tally),
+          events: [],
           status: s.status?.message ? { code, message: s.status.message } : { code },
           resource,
           scope,
         };
+        const extras: SpanExtras = { ...spanExtrasOf(raw as Record<string, unknown>), ...shared };
+        span.events = decodeEvents(s.events, extras, out.tally);
+        const links = decodeLinks(s.links, extras, out.tally);
+        if (links.length) span.links = links;
         const dropped = Number(s.droppedAttributesCount ?? 0);
         if (Number.isFinite(dropped) && dropped > 0) span.droppedAttributesCount = dropped;
-        out.spans.push({ span, raw: raw as Record<string, unknown> });
+        out.spans.push({ span, raw: raw as Record<string, unknown>, extras });
       }
     }
   }
@@ -180,7 +264,7 @@ export function decodeLogsRequest(doc: unknown, out: DecodedDocument, where: str
   for (const rl of resourceLogs) {
     if (!rl || typeof rl !== 'object') continue;
     const rlo = rl as Record<string, unknown>;
-    const resource = resourceOf(rlo.resource);
+    const resource = resourceOf(rlo.resource, out.tally);
     const scopes = rlo.scopeLogs;
     if (!Array.isArray(scopes)) continue;
     for (const sl of scopes) {
@@ -205,8 +289,8 @@ export function decodeLogsRequest(doc: unknown, out: DecodedDocument, where: str
           ...(l.eventName ? { eventName: l.eventName } : {}),
           timeUnixNano: time,
           ...(l.severityNumber !== undefined ? { severityNumber: Number(l.severityNumber) || 0 } : {}),
-          body: l.body === undefined ? undefined : decodeAnyValue(l.body),
-          attributes: decodeKeyValues(l.attributes),
+          body: l.body === undefined ? undefined : decodeAnyValue(l.body, 0, out.tally),
+          attributes: decodeKeyValues(l.attributes, 0, out.tally),
           resource,
           scope,
         };

@@ -8,9 +8,10 @@
 
 import type { Diagnostic } from '../model/diagnostics.js';
 import type { AttrValue, Attributes, LogData, ScopeData, SpanData, SpanEventData, SpanLinkData, StatusCode } from '../model/telemetry.js';
+import { MAX_VALUE_NESTING } from '../limits.js';
+import { newTally, type DecodeTally } from './decode-tally.js';
 import { OtlpTypes } from './otlp-schema.js';
 
-const MAX_DEPTH = 64;
 /** Diagnostics kept per decoded request; past it only the counts grow. */
 const MAX_DIAGNOSTICS = 50;
 
@@ -25,8 +26,12 @@ export interface SpanExtras {
   resourceSchemaUrl?: string;
   scopeSchemaUrl?: string;
   scopeAttributes?: Attributes;
-  /** Per-link trace state and flags, in link order. */
-  links?: { traceState?: string; flags?: number }[];
+  resourceDroppedAttributesCount?: number;
+  scopeDroppedAttributesCount?: number;
+  /** Per-link trace state, flags and dropped attribute count, in link order. */
+  links?: { traceState?: string; flags?: number; droppedAttributesCount?: number }[];
+  /** Per-event dropped attribute count, in event order. */
+  events?: { droppedAttributesCount?: number }[];
 }
 
 export interface DecodedTraceSpan {
@@ -39,12 +44,15 @@ export interface DecodedTraces {
   /** Spans present in the request but unusable (bad ids): counted for partial_success. */
   rejected: number;
   diagnostics: Diagnostic[];
+  /** What decoding normalised (values cut at MAX_VALUE_NESTING). */
+  tally: DecodeTally;
 }
 
 export interface DecodedLogs {
   logs: LogData[];
   rejected: number;
   diagnostics: Diagnostic[];
+  tally: DecodeTally;
 }
 
 export type DecodeResult<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -89,18 +97,22 @@ function hexOf(v: unknown, bytes: 8 | 16): string | undefined {
 const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
 /** Decodes one protobuf AnyValue message into a plain value (null for an empty or unknown value). */
-export function anyValueToPlain(v: unknown, depth = 0): AttrValue {
-  if (!v || typeof v !== 'object' || depth > MAX_DEPTH) return null;
+export function anyValueToPlain(v: unknown, depth = 0, tally?: DecodeTally): AttrValue {
+  if (!v || typeof v !== 'object') return null;
   const o = v as Record<string, unknown>;
   if (has(o, 'stringValue')) return String(o.stringValue ?? '');
   if (has(o, 'boolValue')) return o.boolValue === true;
   if (has(o, 'intValue')) return int64Value(o.intValue);
   if (has(o, 'doubleValue')) return Number(o.doubleValue);
+  if ((has(o, 'arrayValue') || has(o, 'kvlistValue')) && depth >= MAX_VALUE_NESTING) {
+    if (tally) tally.deepValues++;
+    return null;
+  }
   if (has(o, 'arrayValue')) {
     const values = (o.arrayValue as { values?: unknown[] } | null)?.values;
-    return Array.isArray(values) ? values.map((x) => anyValueToPlain(x, depth + 1)) : [];
+    return Array.isArray(values) ? values.map((x) => anyValueToPlain(x, depth + 1, tally)) : [];
   }
-  if (has(o, 'kvlistValue')) return keyValuesToPlain((o.kvlistValue as { values?: unknown[] } | null)?.values, depth + 1);
+  if (has(o, 'kvlistValue')) return keyValuesToPlain((o.kvlistValue as { values?: unknown[] } | null)?.values, depth + 1, tally);
   if (has(o, 'bytesValue')) {
     const b = o.bytesValue;
     return b instanceof Uint8Array ? Uint8Array.from(b) : new Uint8Array();
@@ -109,14 +121,14 @@ export function anyValueToPlain(v: unknown, depth = 0): AttrValue {
 }
 
 /** Decodes repeated KeyValue into an object; later duplicate keys win. */
-export function keyValuesToPlain(list: unknown, depth = 0): { [key: string]: AttrValue } {
+export function keyValuesToPlain(list: unknown, depth = 0, tally?: DecodeTally): { [key: string]: AttrValue } {
   const out: { [key: string]: AttrValue } = {};
   if (!Array.isArray(list)) return out;
   for (const kv of list) {
     if (!kv || typeof kv !== 'object') continue;
     const key = (kv as { key?: unknown }).key;
     if (typeof key !== 'string') continue;
-    const value = anyValueToPlain((kv as { value?: unknown }).value, depth);
+    const value = anyValueToPlain((kv as { value?: unknown }).value, depth, tally);
     // '__proto__' is an ordinary attribute key in OTLP: an assignment would set the prototype (or be ignored).
     if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
     else out[key] = value;
@@ -152,16 +164,19 @@ function pushDiag(list: Diagnostic[], d: Diagnostic): void {
 export function decodeTraceRequestProto(bytes: Uint8Array, where = 'request'): DecodeResult<DecodedTraces> {
   const r = protoDecode(OtlpTypes.ExportTraceServiceRequest, bytes);
   if (!r.ok) return r;
-  const out: DecodedTraces = { spans: [], rejected: 0, diagnostics: [] };
+  const tally = newTally();
+  const out: DecodedTraces = { spans: [], rejected: 0, diagnostics: [], tally };
   try {
     for (const rs of (r.value.resourceSpans as Record<string, unknown>[] | undefined) ?? []) {
-      const res = rs.resource as { attributes?: unknown } | undefined;
-      const resource = keyValuesToPlain(res?.attributes);
+      const res = rs.resource as { attributes?: unknown; droppedAttributesCount?: unknown } | undefined;
+      const resource = keyValuesToPlain(res?.attributes, 0, tally);
+      const resourceDropped = numberOr(res?.droppedAttributesCount);
       const resourceSchemaUrl = typeof rs.schemaUrl === 'string' && rs.schemaUrl ? rs.schemaUrl : undefined;
       for (const ss of (rs.scopeSpans as Record<string, unknown>[] | undefined) ?? []) {
         const scope = scopeOf(ss.scope);
-        const scopeAttrs = keyValuesToPlain((ss.scope as { attributes?: unknown } | undefined)?.attributes);
+        const scopeAttrs = keyValuesToPlain((ss.scope as { attributes?: unknown } | undefined)?.attributes, 0, tally);
         const scopeSchemaUrl = typeof ss.schemaUrl === 'string' && ss.schemaUrl ? ss.schemaUrl : undefined;
+        const scopeDropped = numberOr((ss.scope as { droppedAttributesCount?: unknown } | undefined)?.droppedAttributesCount);
         for (const s of (ss.spans as Record<string, unknown>[] | undefined) ?? []) {
           const traceId = hexOf(s.traceId, 16);
           const spanId = hexOf(s.spanId, 8);
@@ -174,21 +189,24 @@ export function decodeTraceRequestProto(bytes: Uint8Array, where = 'request'): D
           const parentSpanId = hexOf(s.parentSpanId, 8);
           const st = (s.status ?? {}) as { code?: unknown; message?: unknown };
           const code: StatusCode = st.code === 1 || st.code === 2 ? st.code : 0;
-          const events: SpanEventData[] = ((s.events as Record<string, unknown>[] | undefined) ?? []).map((e) => ({
+          const rawEvents = (s.events as Record<string, unknown>[] | undefined) ?? [];
+          const events: SpanEventData[] = rawEvents.map((e) => ({
             name: typeof e.name === 'string' ? e.name : '',
             timeUnixNano: toUnsignedBigInt(e.timeUnixNano),
-            attributes: keyValuesToPlain(e.attributes),
+            attributes: keyValuesToPlain(e.attributes, 0, tally),
           }));
+          const eventExtras = rawEvents.map((e) => (numberOr(e.droppedAttributesCount) ? { droppedAttributesCount: e.droppedAttributesCount as number } : {}));
           const links: SpanLinkData[] = [];
-          const linkExtras: { traceState?: string; flags?: number }[] = [];
+          const linkExtras: NonNullable<SpanExtras['links']> = [];
           for (const l of (s.links as Record<string, unknown>[] | undefined) ?? []) {
             const lt = hexOf(l.traceId, 16);
             const ls = hexOf(l.spanId, 8);
             if (!lt || !ls) continue;
-            links.push({ traceId: lt, spanId: ls, attributes: keyValuesToPlain(l.attributes) });
+            links.push({ traceId: lt, spanId: ls, attributes: keyValuesToPlain(l.attributes, 0, tally) });
             linkExtras.push({
               ...(typeof l.traceState === 'string' && l.traceState ? { traceState: l.traceState } : {}),
               ...(numberOr(l.flags) !== undefined ? { flags: l.flags as number } : {}),
+              ...(numberOr(l.droppedAttributesCount) ? { droppedAttributesCount: l.droppedAttributesCount as number } : {}),
             });
           }
           const span: SpanData = {
@@ -199,7 +217,7 @@ export function decodeTraceRequestProto(bytes: Uint8Array, where = 'request'): D
             kind: typeof s.kind === 'number' && s.kind >= 0 && s.kind <= 5 ? s.kind : 0,
             startTimeUnixNano: toUnsignedBigInt(s.startTimeUnixNano),
             endTimeUnixNano: toUnsignedBigInt(s.endTimeUnixNano),
-            attributes: keyValuesToPlain(s.attributes),
+            attributes: keyValuesToPlain(s.attributes, 0, tally),
             events,
             ...(links.length ? { links } : {}),
             status: typeof st.message === 'string' && st.message ? { code, message: st.message } : { code },
@@ -209,13 +227,19 @@ export function decodeTraceRequestProto(bytes: Uint8Array, where = 'request'): D
           const extras: SpanExtras = {};
           if (typeof s.traceState === 'string' && s.traceState) extras.traceState = s.traceState;
           if (numberOr(s.flags) !== undefined) extras.flags = s.flags as number;
-          if (numberOr(s.droppedAttributesCount)) extras.droppedAttributesCount = s.droppedAttributesCount as number;
+          if (numberOr(s.droppedAttributesCount)) {
+            extras.droppedAttributesCount = s.droppedAttributesCount as number;
+            span.droppedAttributesCount = s.droppedAttributesCount as number;
+          }
           if (numberOr(s.droppedEventsCount)) extras.droppedEventsCount = s.droppedEventsCount as number;
           if (numberOr(s.droppedLinksCount)) extras.droppedLinksCount = s.droppedLinksCount as number;
           if (resourceSchemaUrl) extras.resourceSchemaUrl = resourceSchemaUrl;
           if (scopeSchemaUrl) extras.scopeSchemaUrl = scopeSchemaUrl;
           if (Object.keys(scopeAttrs).length) extras.scopeAttributes = scopeAttrs;
-          if (linkExtras.some((x) => x.traceState || x.flags)) extras.links = linkExtras;
+          if (resourceDropped) extras.resourceDroppedAttributesCount = resourceDropped;
+          if (scopeDropped) extras.scopeDroppedAttributesCount = scopeDropped;
+          if (linkExtras.some((x) => x.traceState || x.flags || x.droppedAttributesCount)) extras.links = linkExtras;
+          if (eventExtras.some((x) => x.droppedAttributesCount)) extras.events = eventExtras;
           out.spans.push({ span, extras });
         }
       }
@@ -230,10 +254,11 @@ export function decodeTraceRequestProto(bytes: Uint8Array, where = 'request'): D
 export function decodeLogsRequestProto(bytes: Uint8Array, where = 'request'): DecodeResult<DecodedLogs> {
   const r = protoDecode(OtlpTypes.ExportLogsServiceRequest, bytes);
   if (!r.ok) return r;
-  const out: DecodedLogs = { logs: [], rejected: 0, diagnostics: [] };
+  const tally = newTally();
+  const out: DecodedLogs = { logs: [], rejected: 0, diagnostics: [], tally };
   try {
     for (const rl of (r.value.resourceLogs as Record<string, unknown>[] | undefined) ?? []) {
-      const resource = keyValuesToPlain((rl.resource as { attributes?: unknown } | undefined)?.attributes);
+      const resource = keyValuesToPlain((rl.resource as { attributes?: unknown } | undefined)?.attributes, 0, tally);
       for (const sl of (rl.scopeLogs as Record<string, unknown>[] | undefined) ?? []) {
         const scope = scopeOf(sl.scope);
         for (const l of (sl.logRecords as Record<string, unknown>[] | undefined) ?? []) {
@@ -250,8 +275,8 @@ export function decodeLogsRequestProto(bytes: Uint8Array, where = 'request'): De
             ...(typeof l.eventName === 'string' && l.eventName ? { eventName: l.eventName } : {}),
             timeUnixNano: time,
             ...(sev !== undefined ? { severityNumber: sev } : {}),
-            body: has(l, 'body') ? anyValueToPlain(l.body) : undefined,
-            attributes: keyValuesToPlain(l.attributes),
+            body: has(l, 'body') ? anyValueToPlain(l.body, 0, tally) : undefined,
+            attributes: keyValuesToPlain(l.attributes, 0, tally),
             resource,
             scope,
           });
@@ -314,11 +339,12 @@ export function decodeExportResponseProto(bytes: Uint8Array, signal: 'traces' | 
 }
 
 function plainToAnyValue(v: AttrValue | undefined, depth = 0): Record<string, unknown> {
-  if (v === null || v === undefined || depth > MAX_DEPTH) return {};
+  if (v === null || v === undefined) return {};
   if (typeof v === 'string') return { stringValue: v };
   if (typeof v === 'boolean') return { boolValue: v };
   if (typeof v === 'number') return Number.isSafeInteger(v) ? { intValue: v } : { doubleValue: v };
   if (v instanceof Uint8Array) return { bytesValue: v };
+  if (depth >= MAX_VALUE_NESTING) return {};
   if (Array.isArray(v)) return { arrayValue: { values: v.map((x) => plainToAnyValue(x, depth + 1)) } };
   return { kvlistValue: { values: plainToKeyValues(v, depth + 1) } };
 }

@@ -8,8 +8,13 @@ import type { ToolExecution } from '../model/agent.js';
 import type { LedgerRow, ReadOutcome, ResultReading } from '../model/ledger.js';
 import { readToolResult, type ResultReaderOptions } from './result-reader.js';
 
-/** status error → failed; a result that states its own refusal → refused; nothing recorded → unknown; else ran. */
+/**
+ * A not-found → ran (the tool looked: an absence, never a refusal, whatever the span's status);
+ * status error → failed; a result that states its own refusal → refused; nothing recorded →
+ * unknown; else ran.
+ */
 export function outcomeOf(status: ToolExecution['status'], result: unknown, reading: ResultReading): ReadOutcome {
+  if (reading.absence?.notFound !== undefined) return 'ran';
   if (status === 'error') return 'failed';
   if (reading.refusal !== undefined) return 'refused';
   if (result === undefined && status === 'unset') return 'unknown';
@@ -21,7 +26,11 @@ export function outcomeOf(status: ToolExecution['status'], result: unknown, read
  * the request that chose the call, when the caller knows it.
  */
 export function ledgerRowOf(execution: ToolExecution, declaration: ToolDeclaration | undefined, request?: number, options?: ResultReaderOptions): LedgerRow {
-  const reading = readToolResult(execution.result, declaration, options);
+  const reading = readToolResult(execution.result, declaration, {
+    ...options,
+    arguments: execution.arguments,
+    ...(execution.status === 'error' && execution.errorMessage !== undefined ? { spanError: execution.errorMessage } : {}),
+  });
   return {
     span: execution.span,
     traceId: execution.span.traceId,

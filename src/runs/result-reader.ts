@@ -1,7 +1,8 @@
 // The one reader of a tool's result: says whether it was empty (and who said so), counts its rows,
 // and records the envelopes a tool may return — an absence envelope (`af_absent`), a coverage
-// ledger (`af_coverage`) and a described result (`af_semantics`) — plus a refusal the result
-// states about itself. It counts, it never interprets: prose, objects of unknown shape and null
+// ledger (`af_coverage`) and a described result (`af_semantics`) — plus how the result says its
+// call ended (refusal-reading.ts): a refusal or failure, or a not-found, which is recorded as a
+// declared absence of the call's values, never as a refusal. It counts, it never interprets: prose, objects of unknown shape and null
 // read `unknown`, never guessed. Every envelope is validated with zod; a malformed one is read as
 // plain data with the reason recorded, never half-read. Pure: no I/O, no clocks, no globals.
 
@@ -10,20 +11,32 @@ import type { ToolDeclaration } from '../declarations/types.js';
 import type { CoverageItem, DeclaredPeriod, DescribedFact, ResultReading } from '../model/ledger.js';
 import { DEFAULT_LIMITS } from '../limits.js';
 import { nearest } from '../declarations/nearest.js';
+import { valueAtRowsAt } from '../declarations/rows-at.js';
 import { isZonedInstant, periodVerdict, zonedInstantNanos } from './period.js';
+import { declaredVerdict, objectVerdict, textVerdict, type EndingVerdict } from './refusal-reading.js';
 
 /** Coverage ledgers wrapping coverage ledgers are read this deep; a deeper one is plain data. */
 export const MAX_COVERAGE_NESTING = 8;
 /** Code points of a refusal's text kept on the reading. */
 export const MAX_REFUSAL_CHARS = 500;
-/** A result object whose `status` is one of these (case-insensitive) refused or failed. */
-export const REFUSAL_STATUSES: ReadonlySet<string> = new Set(['denied', 'invalid', 'failure', 'failed', 'error', 'refused']);
-/** A result string starting with one of these (case-insensitive, after leading blanks) refused or failed. */
-export const REFUSAL_PREFIXES: readonly string[] = ['refused:', 'error:'];
-
 export interface ResultReaderOptions {
   /** UTF-8 bytes of a string result that will be JSON-parsed; longer strings read as text. */
   maxParsedBytes?: number;
+  /**
+   * The call's arguments as the model sent them: an argument echoed back beside an error is not
+   * entity data, and a not-found is recorded as an absence of these values (its `looked_for`).
+   */
+  arguments?: unknown;
+  /** The span's error message, read for a not-found when the result itself was not captured. */
+  spanError?: string;
+}
+
+/** What every route of one read shares. */
+interface ReadContext {
+  maxBytes: number;
+  args: unknown;
+  declaration: ToolDeclaration | undefined;
+  spanError?: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -171,28 +184,8 @@ function utf8LongerThan(s: string, max: number): boolean {
   return false;
 }
 
-function textRefusal(s: string): string | undefined {
-  const head = s.trimStart().slice(0, 16).toLowerCase();
-  if (!REFUSAL_PREFIXES.some((p) => head.startsWith(p))) return undefined;
-  return capPoints(s.trim(), MAX_REFUSAL_CHARS);
-}
-
 function nonBlankString(v: unknown): string | undefined {
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
-}
-
-/** What a result object says about its own refusal or failure, or undefined. */
-function objectRefusal(o: Record<string, unknown>): string | undefined {
-  const err = o['error'];
-  const errorText = nonBlankString(err) ?? (isPlainObject(err) ? nonBlankString(err['message']) : undefined);
-  const message = errorText ?? nonBlankString(o['message']) ?? nonBlankString(o['reason']) ?? nonBlankString(o['detail']);
-  const status = typeof o['status'] === 'string' ? o['status'].trim() : undefined;
-  let said: string | undefined;
-  if (status !== undefined && REFUSAL_STATUSES.has(status.toLowerCase())) said = `status "${status}"${message ? `: ${message}` : ''}`;
-  else if (errorText) said = `error: ${errorText}`;
-  else if (err === true && message) said = `error: ${message}`;
-  else if (o['isError'] === true) said = `isError: true${message ? `: ${message}` : ''}`;
-  return said === undefined ? undefined : capPoints(said, MAX_REFUSAL_CHARS);
 }
 
 function items(list: readonly { what: string; why?: string | undefined; kind?: 'existence' | 'scope' | undefined; short?: string | undefined }[] | undefined): CoverageItem[] {
@@ -230,21 +223,48 @@ function readArray(list: readonly unknown[], shape: 'array' | 'rows-at'): Result
   return reading;
 }
 
-function readPlainObject(o: Record<string, unknown>, declaration: ToolDeclaration | undefined, refused?: string): ResultReading {
-  const rowsAt = declaration?.rowsAt;
-  const reading: ResultReading =
-    rowsAt !== undefined && Object.prototype.hasOwnProperty.call(o, rowsAt) && Array.isArray(o[rowsAt])
-      ? readArray(o[rowsAt] as unknown[], 'rows-at')
-      : { emptiness: 'unknown', shape: 'object' };
-  const refusal = objectRefusal(o);
-  if (refusal !== undefined) reading.refusal = refusal;
+function readPlainObject(o: Record<string, unknown>, ctx: ReadContext, refused?: string): ResultReading {
+  const rowsAt = ctx.declaration?.rowsAt;
+  const rows = rowsAt !== undefined ? valueAtRowsAt(o, rowsAt) : undefined;
+  const reading: ResultReading = Array.isArray(rows) ? readArray(rows, 'rows-at') : { emptiness: 'unknown', shape: 'object' };
+  applyVerdict(reading, declaredVerdict(o, ctx.declaration?.errorShape) ?? objectVerdict(o, ctx.args), ctx);
   if (refused !== undefined) reading.envelopeRefused = refused;
   return reading;
 }
 
-function readAbsence(o: Record<string, unknown>, declaration: ToolDeclaration | undefined): ResultReading {
+/** The call's values as one line, for a not-found's `looked_for` ("order_id A-17, region eu"). */
+function lookedForOf(args: unknown): string | undefined {
+  const parts: string[] = [];
+  const walk = (v: unknown, path: string, depth: number) => {
+    if (parts.length >= 8 || depth > 4) return;
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') {
+      if (String(v).trim() !== '') parts.push(path === '' ? String(v) : `${path} ${String(v)}`);
+    } else if (Array.isArray(v)) v.forEach((x) => walk(x, path, depth + 1));
+    else if (isPlainObject(v)) for (const [k, x] of Object.entries(v)) walk(x, path === '' ? k : `${path}.${k}`, depth + 1);
+  };
+  walk(args, '', 0);
+  return parts.length > 0 ? capPoints(parts.join(', '), MAX_REFUSAL_CHARS) : undefined;
+}
+
+/**
+ * Records what the result said about how the call ended: a refusal or failure on `refusal`; a
+ * not-found as a declared absence of the call's values, with the tool's words on `notFound`
+ * (the tool itself said the thing is not there, so it is never a refusal).
+ */
+function applyVerdict(reading: ResultReading, verdict: EndingVerdict | undefined, ctx: ReadContext): void {
+  if (!verdict) return;
+  const said = capPoints(verdict.said, MAX_REFUSAL_CHARS);
+  if (verdict.kind === 'refusal') {
+    reading.refusal = said;
+    return;
+  }
+  reading.emptiness = 'declared-absent';
+  reading.absence = { lookedFor: lookedForOf(ctx.args) ?? said, notFound: said };
+}
+
+function readAbsence(o: Record<string, unknown>, ctx: ReadContext): ResultReading {
   const parsed = AbsenceEnvelope.safeParse(o);
-  if (!parsed.success) return readPlainObject(o, declaration, why('absence envelope (af_absent)', parsed.error));
+  if (!parsed.success) return readPlainObject(o, ctx, why('absence envelope (af_absent)', parsed.error));
   const e = parsed.data;
   const reading: ResultReading = {
     emptiness: 'declared-absent',
@@ -270,16 +290,16 @@ function readAbsence(o: Record<string, unknown>, declaration: ToolDeclaration | 
   return reading;
 }
 
-function readCoverageLedger(o: Record<string, unknown>, declaration: ToolDeclaration | undefined, depth: number, maxBytes: number): ResultReading {
+function readCoverageLedger(o: Record<string, unknown>, ctx: ReadContext, depth: number): ResultReading {
   if (depth >= MAX_COVERAGE_NESTING) {
-    return readPlainObject(o, declaration, `coverage ledger (af_coverage) refused, read as plain data: nested deeper than ${MAX_COVERAGE_NESTING} ledgers`);
+    return readPlainObject(o, ctx, `coverage ledger (af_coverage) refused, read as plain data: nested deeper than ${MAX_COVERAGE_NESTING} ledgers`);
   }
   if (!Object.prototype.hasOwnProperty.call(o, 'result')) {
-    return readPlainObject(o, declaration, 'coverage ledger (af_coverage) refused, read as plain data: result: the wrapped result is missing');
+    return readPlainObject(o, ctx, 'coverage ledger (af_coverage) refused, read as plain data: result: the wrapped result is missing');
   }
   const parsed = CoverageLedger.safeParse(o);
-  if (!parsed.success) return readPlainObject(o, declaration, why('coverage ledger (af_coverage)', parsed.error));
-  const inner = readValue(o['result'], declaration, depth + 1, maxBytes);
+  if (!parsed.success) return readPlainObject(o, ctx, why('coverage ledger (af_coverage)', parsed.error));
+  const inner = readValue(o['result'], ctx, depth + 1);
   const reading: ResultReading = {
     ...inner,
     shape: 'coverage',
@@ -291,9 +311,9 @@ function readCoverageLedger(o: Record<string, unknown>, declaration: ToolDeclara
   return reading;
 }
 
-function readDescribed(o: Record<string, unknown>, declaration: ToolDeclaration | undefined): ResultReading {
+function readDescribed(o: Record<string, unknown>, ctx: ReadContext): ResultReading {
   const parsed = DescribedEnvelope.safeParse(o);
-  if (!parsed.success) return readPlainObject(o, declaration, why('described result (af_semantics)', parsed.error));
+  if (!parsed.success) return readPlainObject(o, ctx, why('described result (af_semantics)', parsed.error));
   const e = parsed.data;
   const measuredAt = e.provenance?.measured_at;
   const facts: DescribedFact[] = [];
@@ -312,20 +332,21 @@ function readDescribed(o: Record<string, unknown>, declaration: ToolDeclaration 
   return reading;
 }
 
-function readObject(o: Record<string, unknown>, declaration: ToolDeclaration | undefined, depth: number, maxBytes: number): ResultReading {
+function readObject(o: Record<string, unknown>, ctx: ReadContext, depth: number): ResultReading {
   // A marker key says which envelope the tool meant; its shape then decides whether it is one.
-  if (Object.prototype.hasOwnProperty.call(o, 'af_absent')) return readAbsence(o, declaration);
-  if (Object.prototype.hasOwnProperty.call(o, 'af_coverage')) return readCoverageLedger(o, declaration, depth, maxBytes);
-  if (Object.prototype.hasOwnProperty.call(o, 'af_semantics')) return readDescribed(o, declaration);
-  return readPlainObject(o, declaration);
+  if (Object.prototype.hasOwnProperty.call(o, 'af_absent')) return readAbsence(o, ctx);
+  if (Object.prototype.hasOwnProperty.call(o, 'af_coverage')) return readCoverageLedger(o, ctx, depth);
+  if (Object.prototype.hasOwnProperty.call(o, 'af_semantics')) return readDescribed(o, ctx);
+  return readPlainObject(o, ctx);
 }
 
-function readString(s: string, declaration: ToolDeclaration | undefined, depth: number, maxBytes: number): ResultReading {
+function readString(s: string, ctx: ReadContext, depth: number): ResultReading {
   const text = (): ResultReading => {
-    const refusal = textRefusal(s);
-    return { emptiness: 'unknown', shape: 'text', ...(refusal !== undefined ? { refusal } : {}) };
+    const reading: ResultReading = { emptiness: 'unknown', shape: 'text' };
+    applyVerdict(reading, declaredVerdict(s, ctx.declaration?.errorShape) ?? textVerdict(s), ctx);
+    return reading;
   };
-  if (utf8LongerThan(s, maxBytes)) return text();
+  if (utf8LongerThan(s, ctx.maxBytes)) return text();
   const first = s.trimStart()[0];
   if (first !== '[' && first !== '{') return text();
   let parsed: unknown;
@@ -336,14 +357,22 @@ function readString(s: string, declaration: ToolDeclaration | undefined, depth: 
   }
   // A string parsed from a string is not parsed again: one level of JSON text only.
   if (parsed === null || typeof parsed !== 'object') return text();
-  return readValue(parsed, declaration, depth, maxBytes);
+  return readValue(parsed, ctx, depth);
 }
 
-function readValue(value: unknown, declaration: ToolDeclaration | undefined, depth: number, maxBytes: number): ResultReading {
-  if (value === undefined || value === null) return { emptiness: 'unknown', shape: 'none' };
-  if (typeof value === 'string') return readString(value, declaration, depth, maxBytes);
+function readValue(value: unknown, ctx: ReadContext, depth: number): ResultReading {
+  if (value === undefined || value === null) {
+    // Nothing captured: the span's own error words may still say the thing is not there.
+    const reading: ResultReading = { emptiness: 'unknown', shape: 'none' };
+    if (depth === 0 && ctx.spanError !== undefined) {
+      const verdict = textVerdict(ctx.spanError);
+      if (verdict?.kind === 'not-found') applyVerdict(reading, verdict, ctx);
+    }
+    return reading;
+  }
+  if (typeof value === 'string') return readString(value, ctx, depth);
   if (Array.isArray(value)) return readArray(value, 'array');
-  if (isPlainObject(value)) return readObject(value, declaration, depth, maxBytes);
+  if (isPlainObject(value)) return readObject(value, ctx, depth);
   // Numbers, booleans and anything else: a value, not rows.
   return { emptiness: 'unknown', shape: 'text' };
 }
@@ -353,8 +382,13 @@ function readValue(value: unknown, declaration: ToolDeclaration | undefined, dep
  * and is at most `maxParsedBytes` (4 MiB by default) of UTF-8; otherwise it is text.
  */
 export function readToolResult(result: unknown, declaration?: ToolDeclaration, options: ResultReaderOptions = {}): ResultReading {
-  const maxBytes = options.maxParsedBytes ?? DEFAULT_LIMITS.maxJsonAttributeBytes;
-  return readValue(result, declaration, 0, maxBytes);
+  const ctx: ReadContext = {
+    maxBytes: options.maxParsedBytes ?? DEFAULT_LIMITS.maxJsonAttributeBytes,
+    args: options.arguments,
+    declaration,
+    ...(options.spanError !== undefined ? { spanError: options.spanError } : {}),
+  };
+  return readValue(result, ctx, 0);
 }
 
 /** The settled value of each (entity, field): the last fact filed for it wins. */

@@ -19,6 +19,7 @@ import { unsupportedValues, type WindowResult } from '../checks/unsupported-valu
 import { priorTurnEvidence } from '../checks/prior-turn-evidence.js';
 import { unsupportedClaims } from '../checks/unsupported-claim.js';
 import { refusalAssertsAbsence } from '../checks/refusal-asserts-absence.js';
+import { producersOf, readToolTest } from '../checks/absence-reads.js';
 import { answerStanding } from '../checks/answer-standing.js';
 import { CHECK_CATALOG, CONTENT_NOT_CAPTURED, STATE_INCOMPLETE } from '../checks/catalog.js';
 import type { Declarations } from '../declarations/types.js';
@@ -118,6 +119,7 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
     presentResultTools,
     earlierResultTools: state.resultTools,
     inputCaptured: true,
+    toolCalls: req.toolCalls,
   });
   const choice = unsupportedArguments({
     span: req.span,
@@ -243,7 +245,12 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
       span: req.span,
       answerText,
       windowResults,
-      exemptTexts: frame.served.filter((s) => s.source === 'system' || s.source === 'user').map((s) => s.text),
+      // This window's user and system text, and the user messages of the conversation's earlier
+      // requests (a window that dropped them still answers a question the user asked with them).
+      exemptTexts: [
+        ...frame.served.filter((s) => s.source === 'system' || s.source === 'user').map((s) => s.text),
+        ...state.served.filter((s) => s.source === 'user').map((s) => s.text),
+      ],
       writtenTexts: frame.written.map((w) => w.text),
       inputCaptured: true,
       bounds: { maxAnswerTokens: 20_000, maxIndexTokens: 200_000, quotedValueChars: limits.quotedValueChars },
@@ -263,9 +270,14 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
   }
 
   const claims = unsupportedClaims({ span: req.span, answerText, claims: declarations.claims, rows: state.ledger, quotedValueChars: limits.quotedValueChars });
-  // A refusal is judged only for tools someone declared something about (declared, never inferred).
-  const declaredRows = turnRows.filter((r) => ctx.declarationOf(req.tenant, r.toolName) !== undefined);
-  const refusal = refusalAssertsAbsence({ span: req.span, answerText, rows: declaredRows, quotedValueChars: limits.quotedValueChars });
+  // A refusal is judged only for tools someone declared something about (declared, never inferred),
+  // and only for reads: declared readOnly, or named as a producer in some argumentsFrom.
+  const declarationOf = (name: string) => ctx.declarationOf(req.tenant, name);
+  const turnDeclarations = [...Object.values(declarations.tools), ...turnRows.map((r) => declarationOf(r.toolName))];
+  const isRead = readToolTest(declarationOf, turnDeclarations);
+  const producers = new Set(turnDeclarations.flatMap((d) => producersOf(d?.argumentsFrom)));
+  const declaredRows = turnRows.filter((r) => declarationOf(r.toolName) !== undefined || producers.has(r.toolName));
+  const refusal = refusalAssertsAbsence({ span: req.span, answerText, rows: declaredRows, quotedValueChars: limits.quotedValueChars, isRead });
   answerFindings.push(...claims.findings, ...refusal.findings);
   tallies.push(claims.tally, refusal.tally);
   out.findings.push(...answerFindings);
@@ -277,7 +289,7 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
   const armed = turnTallies.some((t) => t.checked > 0 || t.unreachable > 0);
   if (!armed) return;
   const checksRan = new Set(turnTallies.filter((t) => t.checked > 0).map((t) => t.check)).size;
-  const standing = answerStanding({ rows: declaredRows, answerFindings, checksRan, quote: q });
+  const standing = answerStanding({ rows: declaredRows, answerFindings, checksRan, quote: q, isRead });
   out.events.push({
     name: EVENT_ANSWER_STANDING,
     timeUnixNano: req.endTimeUnixNano,

@@ -1,68 +1,70 @@
 // Turns a request body (protobuf or OTLP/JSON bytes, already inflated) into a pipeline batch,
-// reusing src/otlp/proto.ts and src/otlp/json.ts. Undecodable bodies become `{ok: false, error}`
-// (answered 400); unusable spans or records are counted as rejected, never thrown.
+// reusing src/otlp/proto.ts and src/otlp/json.ts. Undecodable bodies, and trace bodies with no
+// usable span at all, become `{ok: false, error}` (answered 400: final); unusable spans or
+// records are counted as rejected (partialSuccess), never thrown. What decoding normalised
+// (values nested past MAX_VALUE_NESTING cut, lone surrogates replaced) is counted and said.
 // Must never interpret span content.
 
 import { decodeLogsRequest, decodeTraceRequest, type DecodedDocument } from '../otlp/json.js';
-import { decodeLogsRequestProto, decodeTraceRequestProto, type DecodeResult, type DecodedTraceSpan, type SpanExtras } from '../otlp/proto.js';
+import { decodeLogsRequestProto, decodeTraceRequestProto, type DecodeResult, type DecodedTraceSpan } from '../otlp/proto.js';
+import { mayHoldSurrogateEscapes, newTally, scrubSurrogates, type DecodeTally } from '../otlp/decode-tally.js';
 import type { LogsBatch, TraceBatch } from './pipeline.js';
 import type { Transport } from './metrics.js';
 
 export type Encoding = 'protobuf' | 'json';
 
-const REJECTING_CODES = new Set(['otlp.span-invalid', 'otlp.span-id-invalid', 'otlp.log-invalid']);
+const REJECTING_CODES = new Set(['otlp.span-invalid', 'otlp.span-id-invalid', 'otlp.log-invalid', 'otlp.spans-not-array']);
 
-function parseJson(body: Uint8Array): DecodeResult<Record<string, unknown>> {
+function parseJson(body: Uint8Array, tally: DecodeTally): DecodeResult<Record<string, unknown>> {
   let doc: unknown;
+  const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
   try {
-    doc = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+    doc = JSON.parse(text);
   } catch (e) {
     return { ok: false, error: `not JSON (${(e as Error).message.slice(0, 200)})` };
   }
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return { ok: false, error: 'the body must be a JSON object (an OTLP Export*ServiceRequest)' };
+  // A lone surrogate (an emoji cut in half) would be written downstream as invalid UTF-8.
+  if (mayHoldSurrogateEscapes(text)) scrubSurrogates(doc, tally);
   return { ok: true, value: doc as Record<string, unknown> };
 }
 
-/** The span fields beyond SpanData that the JSON receiver keeps for re-encoding. */
-export function jsonExtras(raw: Record<string, unknown>): SpanExtras {
-  const x: SpanExtras = {};
-  if (typeof raw.traceState === 'string' && raw.traceState) x.traceState = raw.traceState;
-  const flags = Number(raw.flags);
-  if (Number.isInteger(flags) && flags > 0) x.flags = flags;
-  for (const k of ['droppedAttributesCount', 'droppedEventsCount', 'droppedLinksCount'] as const) {
-    const v = Number(raw[k]);
-    if (Number.isInteger(v) && v > 0) x[k] = v;
-  }
-  return x;
-}
-
 export function decodeTraceBody(body: Uint8Array, encoding: Encoding, transport: Transport): DecodeResult<TraceBatch> {
+  let value: TraceBatch;
   if (encoding === 'protobuf') {
     const r = decodeTraceRequestProto(body, transport);
     if (!r.ok) return r;
-    return { ok: true, value: { signal: 'traces', transport, spans: r.value.spans, rejected: r.value.rejected, diagnostics: r.value.diagnostics, body } };
+    value = { signal: 'traces', transport, spans: r.value.spans, rejected: r.value.rejected, diagnostics: r.value.diagnostics, body, tally: r.value.tally };
+  } else {
+    const tally = newTally();
+    const j = parseJson(body, tally);
+    if (!j.ok) return j;
+    if (j.value.resourceSpans !== undefined && !Array.isArray(j.value.resourceSpans)) return { ok: false, error: '"resourceSpans" must be an array' };
+    const out: DecodedDocument = { spans: [], logs: [], diagnostics: [], documents: [], tally };
+    decodeTraceRequest(j.value, out, 'request');
+    const rejected = out.diagnostics.filter((dg) => REJECTING_CODES.has(dg.code)).length;
+    const spans: DecodedTraceSpan[] = out.spans.map((s) => ({ span: s.span, extras: s.extras }));
+    value = { signal: 'traces', transport, spans, rejected, diagnostics: out.diagnostics.slice(0, 50), body, tally };
   }
-  const j = parseJson(body);
-  if (!j.ok) return j;
-  if (j.value.resourceSpans !== undefined && !Array.isArray(j.value.resourceSpans)) return { ok: false, error: '"resourceSpans" must be an array' };
-  const out: DecodedDocument = { spans: [], logs: [], diagnostics: [], documents: [] };
-  decodeTraceRequest(j.value, out, 'request');
-  const rejected = out.diagnostics.filter((dg) => REJECTING_CODES.has(dg.code)).length;
-  const spans: DecodedTraceSpan[] = out.spans.map((s) => ({ span: s.span, extras: jsonExtras(s.raw) }));
-  return { ok: true, value: { signal: 'traces', transport, spans, rejected, diagnostics: out.diagnostics.slice(0, 50), body } };
+  if (value.spans.length === 0 && value.rejected > 0) {
+    const first = value.diagnostics.find((d) => d.level !== 'info')?.message;
+    return { ok: false, error: `no usable span in the request (${value.rejected} refused${first ? `: ${first.slice(0, 300)}` : ''})` };
+  }
+  return { ok: true, value };
 }
 
 export function decodeLogsBody(body: Uint8Array, encoding: Encoding, transport: Transport, contentType: string): DecodeResult<LogsBatch> {
   if (encoding === 'protobuf') {
     const r = decodeLogsRequestProto(body, transport);
     if (!r.ok) return r;
-    return { ok: true, value: { signal: 'logs', transport, logs: r.value.logs, rejected: r.value.rejected, diagnostics: r.value.diagnostics, body, contentType } };
+    return { ok: true, value: { signal: 'logs', transport, logs: r.value.logs, rejected: r.value.rejected, diagnostics: r.value.diagnostics, body, contentType, tally: r.value.tally } };
   }
-  const j = parseJson(body);
+  const tally = newTally();
+  const j = parseJson(body, tally);
   if (!j.ok) return j;
   if (j.value.resourceLogs !== undefined && !Array.isArray(j.value.resourceLogs)) return { ok: false, error: '"resourceLogs" must be an array' };
-  const out: DecodedDocument = { spans: [], logs: [], diagnostics: [], documents: [] };
+  const out: DecodedDocument = { spans: [], logs: [], diagnostics: [], documents: [], tally };
   decodeLogsRequest(j.value, out, 'request');
   // Invalid log records stay in the forwarded body (it goes on unchanged) but are not read.
-  return { ok: true, value: { signal: 'logs', transport, logs: out.logs, rejected: 0, diagnostics: out.diagnostics.slice(0, 50), body, contentType } };
+  return { ok: true, value: { signal: 'logs', transport, logs: out.logs, rejected: 0, diagnostics: out.diagnostics.slice(0, 50), body, contentType, tally } };
 }

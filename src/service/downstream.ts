@@ -1,27 +1,32 @@
-// Where batches go after the core: traces as OTLP/HTTP (protobuf or JSON, per config) through the
-// SDK's exporter machinery — for http/protobuf our own encoder (src/otlp/encode-traces.ts) handed
-// as the serializer to otlp-exporter-base's HTTP export delegate, so retries (429/502/503/504),
-// compression, headers, timeout and the concurrency bound are the SDK's; for http/json the SDK's
-// JSON trace exporter over ReadableSpans — log records as their original OTLP bytes by a plain HTTP POST to the logs endpoint
-// (forwarded unchanged: the SDK log exporter only takes SDK log records, and re-encoding would
-// lose fields). Every call resolves to an outcome, never rejects, and is bounded by the timeout.
-// Must never retry on its own beyond the exporter's own policy, and never drop data silently:
-// the caller answers 503 on any failure so the sender keeps the batch.
+// Where batches go after the core: traces as OTLP/HTTP (protobuf or JSON, per config, both
+// written by our own encoder from the same message, src/otlp/encode-traces.ts) and log records as
+// their original OTLP bytes (forwarded unchanged: re-encoding would lose fields), each by ONE
+// HTTP POST per call whose answer is read and passed on faithfully:
+//   2xx                      -> accepted (a partialSuccess in the body is read and returned);
+//   429, 502, 503, 504, a network error or a timeout before any answer
+//                            -> retryable, with the downstream's Retry-After as it was sent;
+//   any other status         -> permanent (the batch can never be delivered as it is).
+// Once the downstream has answered 2xx the export is accepted, whatever happens after (a body that
+// never finishes, a timer): it is never reported as failed, so the sender never re-sends it.
+// Every call resolves to an outcome, never rejects, and is bounded by the timeout.
+// Must never retry on its own (the sender's retry, answered from the pipeline's replay cache,
+// is the one retry loop), beyond one immediate re-send on a reused keep-alive socket the
+// downstream had already closed; and never drop data silently.
 
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { gzipSync } from 'node:zlib';
-import type { ExportResult } from '@opentelemetry/core';
-import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
-import { convertLegacyHttpOptions, createOtlpHttpExportDelegate } from '@opentelemetry/otlp-exporter-base/node-http';
 import type { SpanData } from '../model/telemetry.js';
 import type { SpanExtras } from '../otlp/proto.js';
-import { TraceRequestSerializer, type ExportItem, type TraceExportResponse } from '../otlp/encode-traces.js';
-import { toReadableSpans } from '../otlp/readable.js';
+import { decodeExportResponseProto } from '../otlp/proto.js';
+import { encodeTraceRequest, encodeTraceRequestJson } from '../otlp/encode-traces.js';
+import { OtlpTypes } from '../otlp/otlp-schema.js';
 import type { DownstreamConfig } from './config.js';
+import * as N from './names.js';
 
-export type ExportOutcome = { ok: true } | { ok: false; reason: string; status?: number };
+export type ExportOutcome =
+  | { ok: true; rejected?: number; errorMessage?: string }
+  | { ok: false; retryable: boolean; reason: string; status?: number; retryAfterSeconds?: number };
 
 export interface Downstream {
   readonly hasLogs: boolean;
@@ -31,108 +36,181 @@ export interface Downstream {
   shutdown(): Promise<void>;
 }
 
-export function createDownstream(cfg: DownstreamConfig, concurrency: number): Downstream {
-  const options = {
-    url: cfg.tracesUrl,
-    headers: cfg.headers,
-    timeoutMillis: cfg.timeoutMs,
-    compression: cfg.compression === 'gzip' ? ('gzip' as never) : ('none' as never),
-    // Above the service's own in-flight bound, so the exporter never refuses for concurrency.
-    concurrencyLimit: Math.max(2, concurrency * 2),
-  };
-  const exporter: TracesExporter = cfg.protocol === 'http/json' ? jsonExporter(options) : protoExporter(options);
-  const guardMs = cfg.timeoutMs + 5_000;
+/** OTLP/HTTP: the statuses a client retries (the specification's list). */
+export function isRetryableStatus(status: number): boolean {
+  return status === 429 || status === 502 || status === 503 || status === 504;
+}
 
+/** Retry-After as seconds (delta-seconds or an HTTP date); undefined when absent or unreadable. */
+export function parseRetryAfter(v: string | string[] | undefined, now = Date.now()): number | undefined {
+  const s = Array.isArray(v) ? v[0] : v;
+  if (!s) return undefined;
+  if (/^\s*\d+\s*$/.test(s)) return Number(s.trim());
+  const t = Date.parse(s);
+  return Number.isFinite(t) ? Math.max(0, Math.ceil((t - now) / 1000)) : undefined;
+}
+
+/** Bytes of a response body read (a partialSuccess is small; the rest is not needed). */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+/** How long a 2xx body may take to arrive once the status is in; past it the export stays accepted. */
+const RESPONSE_BODY_MS = 5_000;
+const USER_AGENT = 'footprint-otel';
+
+export function createDownstream(cfg: DownstreamConfig, concurrency: number): Downstream {
+  const maxSockets = Math.max(2, concurrency * 2);
+  const agents = { http: new HttpAgent({ keepAlive: true, maxSockets }), https: new HttpsAgent({ keepAlive: true, maxSockets }) };
+  const json = cfg.protocol === 'http/json';
   return {
     hasLogs: cfg.logsUrl !== null,
-    exportSpans(items) {
-      if (items.length === 0) return Promise.resolve({ ok: true });
-      return new Promise<ExportOutcome>((resolve) => {
-        let done = false;
-        const finish = (o: ExportOutcome) => {
-          if (done) return;
-          done = true;
-          clearTimeout(guard);
-          resolve(o);
-        };
-        const guard = setTimeout(() => finish({ ok: false, reason: `traces export did not finish within ${guardMs} ms` }), guardMs);
-        try {
-          exporter.export(items, (r) => {
-            if (r.code === 0) finish({ ok: true });
-            else {
-              const err = r.error as (Error & { code?: number }) | undefined;
-              finish({ ok: false, reason: `traces export failed: ${(err?.message || 'unknown error').slice(0, 200)}`, ...(typeof err?.code === 'number' ? { status: err.code } : {}) });
-            }
-          });
-        } catch (e) {
-          finish({ ok: false, reason: `traces export threw: ${(e as Error)?.message ?? String(e)}` });
-        }
-      });
+    async exportSpans(items) {
+      if (items.length === 0) return { ok: true };
+      let payload: Uint8Array;
+      try {
+        payload = json ? encodeTraceRequestJson(items) : encodeTraceRequest(items);
+      } catch (e) {
+        // Values are bounded at decode (MAX_VALUE_NESTING), so this is a bug, not bad input.
+        return { ok: false, retryable: false, reason: `traces could not be encoded: ${(e as Error)?.message ?? String(e)}` };
+      }
+      return post(cfg.tracesUrl, payload, json ? N.CONTENT_TYPE_JSON : N.CONTENT_TYPE_PROTOBUF, 'traces', cfg, agents);
     },
     forwardLogs(body, contentType) {
-      if (!cfg.logsUrl) return Promise.resolve({ ok: false, reason: 'no logs endpoint configured' });
-      return postBytes(cfg.logsUrl, body, contentType, cfg);
+      if (!cfg.logsUrl) return Promise.resolve({ ok: false, retryable: false, reason: 'no logs endpoint configured' });
+      return post(cfg.logsUrl, body, contentType, 'logs', cfg, agents);
     },
     async shutdown() {
-      try {
-        await exporter.shutdown();
-      } catch {
-        /* already closed */
-      }
+      agents.http.destroy();
+      agents.https.destroy();
     },
   };
 }
 
-interface TracesExporter {
-  export(items: readonly ExportItem[], done: (r: ExportResult) => void): void;
-  shutdown(): Promise<void>;
+async function post(url: string, body: Uint8Array, contentType: string, signal: 'traces' | 'logs', cfg: DownstreamConfig, agents: { http: HttpAgent; https: HttpsAgent }): Promise<ExportOutcome> {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return { ok: false, retryable: false, reason: `bad ${signal} endpoint ${url}` };
+  }
+  const payload = cfg.compression === 'gzip' ? gzipSync(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const headers: Record<string, string> = { ...cfg.headers, 'Content-Type': contentType, 'Content-Length': String(payload.length), 'User-Agent': USER_AGENT };
+  if (cfg.compression === 'gzip') headers['Content-Encoding'] = 'gzip';
+  const once = () => attempt(u, payload, headers, signal, cfg.timeoutMs, u.protocol === 'https:' ? agents.https : agents.http);
+  const first = await once();
+  return first.staleSocket ? (await once()).outcome : first.outcome;
 }
 
-type ExporterOptions = { url: string; headers: Record<string, string>; timeoutMillis: number; compression: never; concurrencyLimit: number };
-
-/** The SDK's JSON trace exporter, fed ReadableSpans built from the items. */
-function jsonExporter(options: ExporterOptions): TracesExporter {
-  const sdk = new JsonTraceExporter(options);
-  return { export: (items, done) => sdk.export(toReadableSpans(items), done), shutdown: () => sdk.shutdown() };
+interface Attempt {
+  outcome: ExportOutcome;
+  /** The request failed on a reused keep-alive socket before any answer: safe to send once more. */
+  staleSocket?: boolean;
 }
 
-/** What @opentelemetry/exporter-trace-otlp-proto's OTLPTraceExporter builds, with our serializer. */
-function protoExporter(options: ExporterOptions): TracesExporter {
-  const delegate = createOtlpHttpExportDelegate<readonly ExportItem[], TraceExportResponse>(
-    convertLegacyHttpOptions(options, 'TRACES', 'v1/traces', { 'Content-Type': 'application/x-protobuf' }),
-    TraceRequestSerializer,
-    'otlp_http_span_exporter',
-    { name: 'span', countItems: (items) => items.length },
-    undefined,
-  );
-  return new OTLPExporterBase<readonly ExportItem[]>(delegate);
-}
-
-function postBytes(url: string, body: Uint8Array, contentType: string, cfg: DownstreamConfig): Promise<ExportOutcome> {
+function attempt(u: URL, payload: Buffer, headers: Record<string, string>, signal: 'traces' | 'logs', timeoutMs: number, agent: HttpAgent | HttpsAgent): Promise<Attempt> {
   return new Promise((resolve) => {
-    let u: URL;
-    try {
-      u = new URL(url);
-    } catch {
-      resolve({ ok: false, reason: `bad logs endpoint ${url}` });
-      return;
-    }
-    const payload = cfg.compression === 'gzip' ? gzipSync(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-    const headers: Record<string, string> = { ...cfg.headers, 'Content-Type': contentType, 'Content-Length': String(payload.length) };
-    if (cfg.compression === 'gzip') headers['Content-Encoding'] = 'gzip';
-    const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(u, { method: 'POST', headers }, (res) => {
-      res.resume();
-      res.on('end', () => {
-        const s = res.statusCode ?? 0;
-        resolve(s >= 200 && s < 300 ? { ok: true } : { ok: false, reason: `logs endpoint answered ${s}`, status: s });
-      });
-      res.on('error', (e) => resolve({ ok: false, reason: `logs response failed: ${e.message}` }));
+    let settled = false;
+    const done = (a: Attempt) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(a);
+    };
+    const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(u, { method: 'POST', headers, agent }, (res) => {
+      // The downstream has answered: from here on the outcome is its status, never a timeout.
+      clearTimeout(timer);
+      const status = res.statusCode ?? 0;
+      readLimited(res, Math.min(RESPONSE_BODY_MS, timeoutMs), (bytes) => done({ outcome: outcomeOf(status, res, bytes, signal) }));
     });
-    req.setTimeout(cfg.timeoutMs, () => {
+    const timer = setTimeout(() => {
       req.destroy();
-      resolve({ ok: false, reason: `logs export timed out after ${cfg.timeoutMs} ms` });
+      done({ outcome: { ok: false, retryable: true, reason: `${signal} export got no answer within ${timeoutMs} ms` } });
+    }, timeoutMs);
+    req.on('error', (e: NodeJS.ErrnoException) => {
+      const stale = req.reusedSocket && (e.code === 'ECONNRESET' || e.code === 'EPIPE');
+      done({ outcome: { ok: false, retryable: true, reason: `${signal} export failed: ${e.message}` }, ...(stale ? { staleSocket: true } : {}) });
     });
-    req.on('error', (e) => resolve({ ok: false, reason: `logs export failed: ${e.message}` }));
     req.end(payload);
   });
+}
+
+/** Reads up to MAX_RESPONSE_BYTES of a response within `withinMs`; hands over what arrived, always once. */
+function readLimited(res: IncomingMessage, withinMs: number, cb: (bytes: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let called = false;
+  const finish = () => {
+    if (called) return;
+    called = true;
+    clearTimeout(t);
+    cb(Buffer.concat(chunks));
+  };
+  const t = setTimeout(() => {
+    finish();
+    res.destroy();
+  }, withinMs);
+  res.on('data', (c: Buffer) => {
+    if (size < MAX_RESPONSE_BYTES) chunks.push(c);
+    size += c.length;
+  });
+  res.on('end', finish);
+  res.on('error', finish);
+  res.on('close', finish);
+}
+
+function outcomeOf(status: number, res: IncomingMessage, bytes: Buffer, signal: 'traces' | 'logs'): ExportOutcome {
+  if (status >= 200 && status < 300) return { ok: true, ...partialOf(bytes, res.headers['content-type'], signal) };
+  const said = messageOf(bytes, res.headers['content-type']);
+  const reason = `${signal} endpoint answered ${status}${said ? `: ${said}` : ''}`;
+  if (isRetryableStatus(status)) {
+    const ra = parseRetryAfter(res.headers['retry-after']);
+    return { ok: false, retryable: true, reason, status, ...(ra !== undefined ? { retryAfterSeconds: ra } : {}) };
+  }
+  return { ok: false, retryable: false, reason, status };
+}
+
+/** The partialSuccess of an Export*ServiceResponse body (protobuf or JSON); {} when there is none. */
+function partialOf(bytes: Buffer, contentType: string | undefined, signal: 'traces' | 'logs'): { rejected?: number; errorMessage?: string } {
+  if (bytes.length === 0) return {};
+  const ct = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  let rejected = 0;
+  let errorMessage: string | undefined;
+  if (ct === N.CONTENT_TYPE_JSON) {
+    try {
+      const p = (JSON.parse(bytes.toString('utf8')) as { partialSuccess?: Record<string, unknown> }).partialSuccess;
+      if (!p || typeof p !== 'object') return {};
+      rejected = Number(signal === 'traces' ? p.rejectedSpans : p.rejectedLogRecords) || 0;
+      if (typeof p.errorMessage === 'string' && p.errorMessage) errorMessage = p.errorMessage;
+    } catch {
+      return {};
+    }
+  } else {
+    const r = decodeExportResponseProto(bytes, signal);
+    if (!r.ok) return {};
+    rejected = r.value.rejected;
+    errorMessage = r.value.errorMessage;
+  }
+  return { ...(rejected > 0 ? { rejected } : {}), ...(errorMessage ? { errorMessage: errorMessage.slice(0, 500) } : {}) };
+}
+
+/** The message of an error body (google.rpc.Status, JSON or protobuf), or its first text. */
+function messageOf(bytes: Buffer, contentType: string | undefined): string {
+  if (bytes.length === 0) return '';
+  const ct = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (ct === N.CONTENT_TYPE_JSON) {
+    try {
+      const m = (JSON.parse(bytes.toString('utf8')) as { message?: unknown }).message;
+      if (typeof m === 'string') return m.slice(0, 300);
+    } catch {
+      /* fall through */
+    }
+  }
+  if (ct === N.CONTENT_TYPE_PROTOBUF) {
+    try {
+      const m = (OtlpTypes.Status.decode(bytes) as unknown as { message?: unknown }).message;
+      if (typeof m === 'string' && m) return m.slice(0, 300);
+    } catch {
+      /* fall through */
+    }
+  }
+  // eslint-disable-next-line no-control-regex
+  return bytes.toString('utf8', 0, Math.min(bytes.length, 300)).replace(/[\u0000-\u001f\u007f-\u009f\ufffd]+/g, ' ').trim();
 }

@@ -92,6 +92,8 @@ export class GrpcReceiver {
           const resp = signal === 'traces' ? encodeTraceResponseProto(o.partial) : encodeLogsResponseProto(o.partial);
           return callback(null, Buffer.from(resp));
         }
+        // Final: INVALID_ARGUMENT is not retried (OTLP/gRPC).
+        if (o.status === 'refused') return callback({ code: grpc.status.INVALID_ARGUMENT, details: o.message });
         // Both are retryable per the OTLP spec (UNAVAILABLE always is; RESOURCE_EXHAUSTED only with RetryInfo).
         callback({ code: grpc.status.UNAVAILABLE, details: o.message });
       })().catch((e) => {

@@ -193,6 +193,7 @@ function respond(res: ServerResponse, signal: 'traces' | 'logs', encoding: Encod
     if (encoding === 'protobuf') return send(res, 200, N.CONTENT_TYPE_PROTOBUF, signal === 'traces' ? encodeTraceResponseProto(o.partial) : encodeLogsResponseProto(o.partial));
     return send(res, 200, N.CONTENT_TYPE_JSON, JSON.stringify(signal === 'traces' ? traceResponseJson(o.partial) : logsResponseJson(o.partial)));
   }
+  if (o.status === 'refused') return sendStatus(res, o.httpStatus, encoding, RPC.INVALID_ARGUMENT, o.message);
   res.setHeader('Retry-After', String(o.retryAfterSeconds));
   sendStatus(res, o.status === 'busy' ? 429 : 503, encoding, o.status === 'busy' ? RPC.RESOURCE_EXHAUSTED : RPC.UNAVAILABLE, o.message);
 }

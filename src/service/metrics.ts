@@ -27,6 +27,7 @@ export class ServiceMetrics {
   readonly retryResponses: Counter<'status'>;
   readonly findings: Counter<'kind' | 'seam'>;
   readonly evaluations: Counter<'outcome'>;
+  readonly valuesNormalised: Counter<'reason'>;
   readonly inFlight: Gauge;
   readonly requestSeconds: Histogram<'route' | 'status'>;
 
@@ -48,6 +49,7 @@ export class ServiceMetrics {
     // Every kind's series exists from the start at 0, so `increase()` sees the first finding.
     for (const c of CHECK_CATALOG) for (const kind of c.kinds ?? [c.id]) this.findings.labels({ kind, seam: c.seam }).inc(0);
     this.evaluations = new Counter({ name: N.M_EVALUATIONS, help: 'gen_ai.evaluation.result log records, by outcome.', labelNames: ['outcome'], registers: r });
+    this.valuesNormalised = new Counter({ name: N.M_VALUES_NORMALISED, help: 'Values changed at decode so they can be forwarded, by reason (nesting-cut, lone-surrogate); the sender is told in partialSuccess.', labelNames: ['reason'], registers: r });
     this.inFlight = new Gauge({ name: N.M_QUEUE, help: 'Batches being processed or exported, plus those waiting.', registers: r });
     this.requestSeconds = new Histogram({
       name: N.M_REQUEST_SECONDS,

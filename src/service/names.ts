@@ -52,6 +52,7 @@ export const M_STATE_BYTES = 'footprint_state_bytes';
 export const M_EVICTED = 'footprint_conversations_evicted';
 export const M_QUEUE = 'footprint_batches_in_flight';
 export const M_REQUEST_SECONDS = 'footprint_request_duration_seconds';
+export const M_VALUES_NORMALISED = 'footprint_values_normalised_total';
 
 /** GenAI semantic conventions: the evaluation result event, one log record per finding. */
 export const EVAL_EVENT_NAME = 'gen_ai.evaluation.result';

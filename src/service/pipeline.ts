@@ -1,11 +1,13 @@
 // The service's one pipeline engine, shared by the HTTP and gRPC receivers: a bounded in-flight
 // queue, the core (findings as events on the spans they concern, carrier spans for those that
-// passed), the downstream export (or the embedded default), and the answer the receiver gives.
-// A batch is acknowledged only once every part of it was accepted downstream; a failed batch's
-// analysis is kept in a small replay cache so the sender's retry re-exports the same annotated
-// spans (the core writes each finding once, so re-analysing would lose it) and parts that did go
-// through are not sent twice. Must never drop a span silently: every span not forwarded is
-// counted with a reason and logged. Must never throw at a receiver.
+// passed), the downstream export (or the embedded default), and the FINAL or retryable answer
+// the receiver gives. A batch is acknowledged only once every part of it was accepted
+// downstream, and what the downstream said is passed on: its partialSuccess merged into ours, its
+// Retry-After as it was sent, a permanent refusal (400, 413, ...) as a final refusal, never as a
+// retryable 503. A failed batch's analysis is kept in a small replay cache so the sender's retry
+// re-exports the same annotated spans (the core writes each finding once, so re-analysing would
+// lose it) and parts that did go through are not sent twice. Must never drop a span silently:
+// every span not forwarded is counted with a reason and logged. Must never throw at a receiver.
 
 import { createHash } from 'node:crypto';
 import type { Diagnostic } from '../model/diagnostics.js';
@@ -18,8 +20,9 @@ import { encodeLogsRequestProto } from '../otlp/proto.js';
 import { findingId, findingToEvent, fitBytes } from '../findings/events.js';
 import { ATTR_FINDING_ID, ATTR_FINDING_MESSAGE, SCOPE_NAME } from '../findings/names.js';
 import { DEFAULT_LIMITS } from '../limits.js';
+import { tallyMessage, type DecodeTally } from '../otlp/decode-tally.js';
 import type { ServiceConfig } from './config.js';
-import type { Downstream } from './downstream.js';
+import type { Downstream, ExportOutcome } from './downstream.js';
 import type { FindingsStore } from './findings-store.js';
 import { findingLine } from './findings-store.js';
 import type { ServiceMetrics, Transport } from './metrics.js';
@@ -44,6 +47,8 @@ export interface TraceBatch {
   body: Uint8Array;
   /** True once the sender has gone away (checked before a queued batch is processed). */
   abandoned?: () => boolean;
+  /** What decoding normalised (said to the sender as a partialSuccess warning). */
+  tally?: DecodeTally;
 }
 
 export interface LogsBatch {
@@ -55,6 +60,7 @@ export interface LogsBatch {
   body: Uint8Array;
   contentType: string;
   abandoned?: () => boolean;
+  tally?: DecodeTally;
 }
 
 export type Batch = TraceBatch | LogsBatch;
@@ -62,7 +68,9 @@ export type Batch = TraceBatch | LogsBatch;
 export type BatchOutcome =
   | { status: 'ok'; partial?: PartialSuccess }
   | { status: 'busy'; retryAfterSeconds: number; message: string }
-  | { status: 'unavailable'; retryAfterSeconds: number; message: string };
+  | { status: 'unavailable'; retryAfterSeconds: number; message: string }
+  /** Final: the batch can never be delivered as it is (the downstream refused it permanently). */
+  | { status: 'refused'; httpStatus: number; message: string };
 
 const RETRY_AFTER_BUSY_S = 1;
 const RETRY_AFTER_DOWNSTREAM_S = 2;
@@ -206,33 +214,65 @@ export class Pipeline {
     if (prepared) m.exportRetries.inc({ signal: batch.signal });
     else prepared = this.prepare(batch);
 
-    const partial: PartialSuccess | undefined = batch.rejected > 0 ? { rejected: batch.rejected, errorMessage: rejectMessage(batch) } : undefined;
+    const own = batch.signal === 'traces' ? batch.spans.length : batch.logs.length;
+    const notes = batch.tally ? tallyMessage(batch.tally) : undefined;
+    let partial: PartialSuccess | undefined = batch.rejected > 0 || notes ? { rejected: batch.rejected, errorMessage: [batch.rejected > 0 ? rejectMessage(batch) : '', notes ?? ''].filter(Boolean).join('; ') } : undefined;
     if (batch.rejected > 0) {
       if (batch.signal === 'traces') m.spansRejected.inc({ reason: 'invalid-span' }, batch.rejected);
       else m.logsRejected.inc({ reason: 'invalid-record' }, batch.rejected);
     }
+    if (batch.tally?.deepValues) m.valuesNormalised.inc({ reason: 'nesting-cut' }, batch.tally.deepValues);
+    if (batch.tally?.loneSurrogates) m.valuesNormalised.inc({ reason: 'lone-surrogate' }, batch.tally.loneSurrogates);
 
     const ds = d.downstream;
     if (!ds) {
-      // Embedded default: analysed, findings printed and kept; nothing is exported.
-      if (prepared.spansOut.length) m.spansRejected.inc({ reason: 'no-downstream-embedded' }, prepared.spansOut.length);
-      if (batch.signal === 'logs' && batch.logs.length) m.logsRejected.inc({ reason: 'no-downstream-embedded' }, batch.logs.length);
+      // Embedded default: analysed, findings printed and kept; nothing is exported, nothing refused.
+      if (prepared.spansOut.length) m.spansForwarded.inc(prepared.spansOut.length);
+      if (batch.signal === 'logs' && batch.logs.length) m.logsForwarded.inc(batch.logs.length);
       m.batches.inc({ signal: batch.signal, transport: batch.transport, outcome: 'ok' });
       return partial ? { status: 'ok', partial } : { status: 'ok' };
     }
 
+    /** Retryable failures (the batch stays with the sender), and the longest Retry-After asked for. */
     const failures: string[] = [];
+    let retryAfter: number | undefined;
+    /** A permanent refusal of the sender's own data: the final answer. */
+    let refusal: { httpStatus: number; message: string } | undefined;
+    const fail = (part: string, o: Extract<ExportOutcome, { ok: false }>, mine: boolean, what: () => void) => {
+      m.exportFailures.inc({ signal: part === 'traces' ? 'traces' : 'logs', reason: o.status ? `http-${o.status}` : 'error' });
+      if (o.retryable) {
+        failures.push(o.reason);
+        if (o.retryAfterSeconds !== undefined) retryAfter = Math.max(retryAfter ?? 0, o.retryAfterSeconds);
+        return;
+      }
+      // Permanent: re-sending cannot help, so this part is done either way.
+      what();
+      if (mine) refusal ??= { httpStatus: o.status && o.status >= 400 && o.status < 500 ? o.status : 400, message: o.reason };
+      else d.log('error', `${part} refused permanently by the downstream and dropped (the sender's own batch is unaffected): ${o.reason}`);
+    };
+    const accepted = (rejected: number | undefined, errorMessage: string | undefined, mine: number) => {
+      if (!rejected) return;
+      const r = Math.min(rejected, mine);
+      if (r > 0) partial = mergePartial(partial, { rejected: r, errorMessage: `downstream rejected ${rejected}${errorMessage ? `: ${errorMessage}` : ''}` });
+    };
+
     const tasks: Promise<void>[] = [];
     if (!prepared.done.traces) {
       const p = prepared;
+      const mine = batch.signal === 'traces';
       tasks.push(
         ds.exportSpans(p.spansOut).then((o) => {
           if (o.ok) {
             p.done.traces = true;
-            m.spansForwarded.inc(p.spansOut.length);
+            const rejected = Math.min(o.rejected ?? 0, p.spansOut.length);
+            m.spansForwarded.inc(p.spansOut.length - rejected);
+            if (rejected) m.spansRejected.inc({ reason: 'downstream-partial' }, rejected);
+            if (mine) accepted(o.rejected, o.errorMessage, own);
           } else {
-            failures.push(o.reason);
-            m.exportFailures.inc({ signal: 'traces', reason: o.status ? `http-${o.status}` : 'error' });
+            fail('traces', o, mine, () => {
+              p.done.traces = true;
+              m.spansRejected.inc({ reason: 'downstream-refused' }, p.spansOut.length);
+            });
           }
         }),
       );
@@ -250,10 +290,15 @@ export class Pipeline {
           ds.forwardLogs(batch.body, batch.contentType).then((o) => {
             if (o.ok) {
               p.done.logs = true;
-              m.logsForwarded.inc(batch.logs.length);
+              const rejected = Math.min(o.rejected ?? 0, batch.logs.length);
+              m.logsForwarded.inc(batch.logs.length - rejected);
+              if (rejected) m.logsRejected.inc({ reason: 'downstream-partial' }, rejected);
+              accepted(o.rejected, o.errorMessage, own);
             } else {
-              failures.push(o.reason);
-              m.exportFailures.inc({ signal: 'logs', reason: o.status ? `http-${o.status}` : 'error' });
+              fail('logs', o, true, () => {
+                p.done.logs = true;
+                m.logsRejected.inc({ reason: 'downstream-refused' }, batch.logs.length);
+              });
             }
           }),
         );
@@ -269,32 +314,50 @@ export class Pipeline {
               p.done.evaluations = true;
               m.evaluations.inc({ outcome: 'forwarded' }, p.evaluations.length);
             } else {
-              failures.push(`evaluation records: ${o.reason}`);
-              m.exportFailures.inc({ signal: 'logs', reason: o.status ? `http-${o.status}` : 'error' });
+              fail('evaluation records', { ...o, reason: `evaluation records: ${o.reason}` }, false, () => {
+                p.done.evaluations = true;
+                m.evaluations.inc({ outcome: 'refused' }, p.evaluations.length);
+              });
             }
           }),
         );
       }
     }
     await Promise.all(tasks);
+    if (refusal) {
+      // Final: the sender must not retry; what other parts could send went through.
+      this.forget(key);
+      m.batches.inc({ signal: batch.signal, transport: batch.transport, outcome: 'refused' });
+      const message = fitBytes(`the downstream refused this batch permanently (${refusal.message}); it will not be accepted as it is`, 1000);
+      d.log('warn', `${batch.signal} batch of ${own} refused (${refusal.httpStatus}, final): ${refusal.message}`);
+      const outcome: BatchOutcome = { status: 'refused', httpStatus: refusal.httpStatus, message };
+      this.rememberAcked(key, outcome);
+      return outcome;
+    }
     if (failures.length) {
       this.remember(key, prepared);
       m.batches.inc({ signal: batch.signal, transport: batch.transport, outcome: 'export-failed' });
       m.retryResponses.inc({ status: '503' });
       const message = `downstream export failed: ${failures.join('; ')}`;
-      d.log('warn', `${batch.signal} batch not acknowledged (503): ${message}; the sender keeps it and retries`);
-      return { status: 'unavailable', retryAfterSeconds: RETRY_AFTER_DOWNSTREAM_S, message: fitBytes(message, 1000) };
+      const seconds = retryAfter ?? RETRY_AFTER_DOWNSTREAM_S;
+      d.log('warn', `${batch.signal} batch not acknowledged (503, Retry-After ${seconds}): ${message}; the sender keeps it and retries`);
+      return { status: 'unavailable', retryAfterSeconds: seconds, message: fitBytes(message, 1000) };
     }
     this.forget(key);
     m.batches.inc({ signal: batch.signal, transport: batch.transport, outcome: 'ok' });
     const outcome: BatchOutcome = partial ? { status: 'ok', partial } : { status: 'ok' };
+    this.rememberAcked(key, outcome);
+    return outcome;
+  }
+
+  /** A final answer, kept so a re-send of the same bytes gets it again without a second export. */
+  private rememberAcked(key: string, outcome: BatchOutcome): void {
     this.acked.set(key, { at: this.now(), outcome });
     while (this.acked.size > ACKED_MAX_ENTRIES) {
       const oldest = this.acked.keys().next().value;
       if (oldest === undefined) break;
       this.acked.delete(oldest);
     }
-    return outcome;
   }
 
   /** Runs the core once per distinct batch and builds what is to be sent. */
@@ -412,6 +475,12 @@ export class Pipeline {
     const rest = list.filter((x) => x.level !== 'info').length - DIAGNOSTIC_LINES_PER_BATCH;
     if (rest > 0) this.d.log('warn', `${rest} more diagnostics in this batch not shown`);
   }
+}
+
+function mergePartial(a: PartialSuccess | undefined, b: PartialSuccess): PartialSuccess {
+  if (!a) return b;
+  const msg = [a.errorMessage, b.errorMessage].filter(Boolean).join('; ');
+  return { rejected: a.rejected + b.rejected, ...(msg ? { errorMessage: fitBytes(msg, 1000) } : {}) };
 }
 
 function rejectMessage(batch: Batch): string {

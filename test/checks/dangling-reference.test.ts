@@ -28,7 +28,7 @@ function run(over: Partial<OfferCheckInput> = {}, decl: Record<string, ToolDecla
 }
 
 describe('unit: dangling-reference and every fence', () => {
-  it('flags an offered tool whose ground an earlier request held and this window does not', () => {
+  it('flags an offered tool whose ground an earlier request held and this window does not (advisory: not called)', () => {
     const out = run({ offeredTools: ['list_machines', 'backup_jobs'], earlierResultTools: new Set(['list_machines']) });
     expect(out.findings).toHaveLength(1);
     const f = out.findings[0]!;
@@ -38,28 +38,64 @@ describe('unit: dangling-reference and every fence', () => {
       subjects: [{ kind: 'tool', id: 'backup_jobs' }, { kind: 'ground', id: 'list_machines' }],
       predicate: 'argument-ground',
       toolName: 'backup_jobs',
+      advisory: true,
       span,
     });
     expect(f.toolCallId).toBeUndefined();
     expect(f.value).toBeUndefined();
     expect(f.message).toBe(
-      "'backup_jobs' was offered to the model, but the results of 'list_machines' it takes its arguments from are no longer in the window: an earlier request of this conversation held it and it was not fetched again, so any value the model passes to 'backup_jobs' now comes from memory. Have the model call list_machines again first, or keep that result in the window. Nothing here blocked the offer.",
+      "'backup_jobs' was offered to the model, but the results of 'list_machines' it takes its arguments from are no longer in the window: an earlier request of this conversation held it and it was not fetched again, so any value the model passes to 'backup_jobs' would come from memory (this request does not call it yet, so this is a warning). Have the model call list_machines again first, or keep that result in the window. Nothing here blocked the offer.",
     );
     expect(f.witnesses.map((w) => w.stratum)).toEqual(['declared', 'absent']);
     expect(f.witnesses[1]!.provenance).toContain('evicted, not fetched again');
     expect(out.tally).toMatchObject({ check: 'dangling-reference', seam: 'offer', checked: 1, findings: 1, notApplicable: 1, unreachable: 0 });
   });
 
-  it('one finding per offered tool, naming every missing ground', () => {
+  it('a request that calls the dangling tool: a finding on that call, not advisory', () => {
+    const out = run({
+      offeredTools: ['list_machines', 'backup_jobs'],
+      earlierResultTools: new Set(['list_machines']),
+      toolCalls: [{ id: 'call_bt_002', name: 'list_machines' }, { id: 'call_bt_003', name: 'backup_jobs' }],
+    });
+    expect(out.findings).toHaveLength(1);
+    const f = out.findings[0]!;
+    expect(f).toMatchObject({ toolName: 'backup_jobs', toolCallId: 'call_bt_003' });
+    expect(f.advisory).toBeUndefined();
+    expect(f.message).toContain("this request calls 'backup_jobs' (call call_bt_003), so the values it passes come from memory");
+    expect(f.witnesses.at(-1)).toMatchObject({ subject: 'tool backup_jobs', stratum: 'chosen', value: 'call_bt_003' });
+  });
+
+  it('one finding per request, grouping every tool whose grounds left and every missing ground', () => {
     const out = run({ earlierResultTools: new Set(['list_machines', 'backup_jobs']) });
-    expect(out.findings.map((f) => f.toolName)).toEqual(['backup_jobs', 'backup_status']);
-    const status = out.findings[1]!;
-    expect(status.subjects).toEqual([{ kind: 'tool', id: 'backup_status' }, { kind: 'ground', id: 'list_machines' }, { kind: 'ground', id: 'backup_jobs' }]);
-    expect(status.message).toContain("the results of 'list_machines' and 'backup_jobs'");
-    expect(status.message).toContain('held them and they were not fetched again');
-    expect(status.message).toContain('call list_machines or backup_jobs again');
-    expect(status.witnesses.filter((w) => w.stratum === 'absent').map((w) => w.value)).toEqual(['list_machines', 'backup_jobs']);
-    expect(out.tally).toMatchObject({ checked: 2, findings: 2, notApplicable: 1 });
+    expect(out.findings).toHaveLength(1);
+    const f = out.findings[0]!;
+    expect(f.subjects).toEqual([
+      { kind: 'tool', id: 'backup_jobs' },
+      { kind: 'tool', id: 'backup_status' },
+      { kind: 'ground', id: 'list_machines' },
+      { kind: 'ground', id: 'backup_jobs' },
+    ]);
+    // Advisory (neither is called) and no single tool to name.
+    expect(f.advisory).toBe(true);
+    expect(f.toolName).toBeUndefined();
+    expect(f.message).toContain("'backup_jobs' and 'backup_status' were offered to the model");
+    expect(f.message).toContain("('backup_jobs' from 'list_machines'; 'backup_status' from 'list_machines' and 'backup_jobs')");
+    expect(f.message).toContain('held them and they were not fetched again');
+    expect(f.message).toContain('call list_machines or backup_jobs again');
+    expect(f.witnesses.filter((w) => w.stratum === 'declared').map((w) => w.subject)).toEqual(['tool backup_jobs', 'tool backup_status']);
+    expect(f.witnesses.filter((w) => w.stratum === 'absent').map((w) => w.value)).toEqual(['list_machines', 'backup_jobs']);
+    expect(out.tally).toMatchObject({ checked: 2, findings: 1, notApplicable: 1 });
+  });
+
+  it('eight armed tools over one evicted list: one finding, not eight', () => {
+    const decl: Record<string, ToolDeclaration> = { list_machines: { readOnly: true } };
+    const tools = Array.from({ length: 8 }, (_, i) => `machine_tool_${i + 1}`);
+    for (const t of tools) decl[t] = { argumentsFrom: ['list_machines'] };
+    const out = run({ offeredTools: ['list_machines', ...tools], earlierResultTools: new Set(['list_machines']), toolCalls: [{ id: 'call_7', name: 'machine_tool_7' }] }, decl);
+    expect(out.findings).toHaveLength(1);
+    expect(out.findings[0]!.subjects.filter((x) => x.kind === 'tool')).toHaveLength(8);
+    expect(out.findings[0]).toMatchObject({ toolName: 'machine_tool_7', toolCallId: 'call_7' });
+    expect(out.tally).toMatchObject({ checked: 8, findings: 1, notApplicable: 1 });
   });
 
   it('names only the grounds that are missing', () => {

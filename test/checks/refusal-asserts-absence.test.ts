@@ -1,10 +1,11 @@
 // Pins check `refusal-asserts-absence` and every fence: a refused or failed read this turn (by
-// outcome or by the result's own refusal status) plus an answer stating absence ("no record",
-// "not found", …, case-insensitive, word-bounded, curly apostrophes) is one finding per refused read,
-// naming tool, call id and error; an answer without such wording passes; no refused read is not
-// applicable (no finding, whatever the answer says); content not captured is unreachable.
+// outcome or by the result's own refusal) plus an answer clause asserting negated existence about
+// that read is one finding per refused read, naming tool, call id and error; an answer without
+// such a clause passes; no refused read is not applicable (no finding, whatever the answer says);
+// content not captured is unreachable. The issue 9 §2 rules (each phrasing, each fence, the
+// attribution to a read, supersession, not-a-read) are pinned in refusal-absence-clauses.test.ts.
 import { describe, it, expect } from 'vitest';
-import { refusalAssertsAbsence, findAbsencePhrase, ABSENCE_PHRASES, type RefusalAssertsAbsenceInput } from '../../src/checks/refusal-asserts-absence.js';
+import { refusalAssertsAbsence, type RefusalAssertsAbsenceInput } from '../../src/checks/refusal-asserts-absence.js';
 import type { LedgerRow } from '../../src/model/ledger.js';
 
 const span = { traceId: 'ab971de46025cb7d8b0b22f5b48216e6', spanId: 'c4d1f00d2a9e7b10' };
@@ -40,12 +41,12 @@ function run(answerText: string | undefined, rows: LedgerRow[] = [row(), refused
 
 describe('unit: refusal-asserts-absence and every fence', () => {
   it('a refusal reported as "no record" is one finding naming the refused read', () => {
-    const out = run('There was No Record of a restore for srv-db-04 last week.');
+    const out = run('There was No Record of a restore in the backup history for srv-db-04 last week.');
     expect(out.findings).toHaveLength(1);
     const f = out.findings[0]!;
     expect(f).toMatchObject({ kind: 'refusal-asserts-absence', seam: 'answer', toolName: 'backup_history', toolCallId: 'call_bt_004', predicate: 'call_bt_004', value: 'permission denied: tenant acme may not read history', subjects: [{ kind: 'tool', id: 'backup_history' }], span });
     expect(f.message).toBe(
-      "The answer says \"No Record\", but 'backup_history' (call call_bt_004) was refused (\"permission denied: tenant acme may not read history\"), and a refused or failed read cannot establish that something does not exist: say the lookup could not be made, or make it again. Nothing here blocked the answer.",
+      "The answer says \"There was No Record\", but 'backup_history' (call call_bt_004) was refused (\"permission denied: tenant acme may not read history\"), and a refused or failed read cannot establish that something does not exist: say the lookup could not be made, or make it again. Nothing here blocked the answer.",
     );
     expect(f.witnesses.map((w) => w.stratum)).toEqual(['chosen', 'result']);
     expect(out.tally).toMatchObject({ check: 'refusal-asserts-absence', seam: 'answer', checked: 1, findings: 1, notApplicable: 0 });
@@ -83,7 +84,7 @@ describe('unit: refusal-asserts-absence and every fence', () => {
 
   it('one finding per refused read; a read without call id is named by its position', () => {
     const second = row({ callId: undefined, toolName: 'restore_points', outcome: 'failed', errorMessage: 'timeout after 30s' });
-    const out = run('No results for srv-db-04.', [refused, row(), second]);
+    const out = run('No backup history or restore points for srv-db-04.', [refused, row(), second]);
     expect(out.findings.map((f) => f.predicate)).toEqual(['call_bt_004', 'call#3']);
     expect(out.findings[1]!.message).toContain('its call #3 of this turn, with no recorded id');
     expect(out.tally).toMatchObject({ checked: 2, findings: 2 });
@@ -95,15 +96,9 @@ describe('unit: refusal-asserts-absence and every fence', () => {
     expect(out.tally).toMatchObject({ unreachable: 1, unreachableReasons: { 'message content was not captured': 1 } });
   });
 
-  it('phrases: case-insensitive, word-bounded, flexible spaces, curly apostrophes', () => {
-    expect(findAbsencePhrase('We COULDN’T   FIND it')?.phrase).toBe("couldn't find");
-    expect(findAbsencePhrase('Not Found')?.phrase).toBe('not found');
-    expect(findAbsencePhrase('there are no jobs')?.phrase).toBe('there are no');
-    expect(findAbsencePhrase('the job is notfound-retry')).toBeUndefined();
-    expect(findAbsencePhrase('recordno records')).toBeUndefined();
-    expect(findAbsencePhrase('So there is no record here')).toEqual({ phrase: 'there is no', matched: 'there is no record', index: 3 });
-    expect(findAbsencePhrase('a nonexistent pun: knot found')).toBeUndefined();
-    expect(findAbsencePhrase('Both jobs are OK.')).toBeUndefined();
-    for (const p of ABSENCE_PHRASES) expect(findAbsencePhrase(`Well, ${p.toUpperCase()} here.`)?.phrase).toBe(p);
+  it('the quoted words are the clause\'s absence words, curly apostrophes read as straight ones', () => {
+    expect(run('We COULDN\u2019T   FIND any restore in the backup history of srv-db-04.').findings[0]!.message).toContain('The answer says "We COULDN\u2019T   FIND any restore"');
+    expect(run('Both jobs are OK.').findings).toEqual([]);
+    expect(run('The backup history is notfound-retry.').findings).toEqual([]);
   });
 });

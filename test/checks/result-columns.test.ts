@@ -152,6 +152,27 @@ describe('unit: result-columns and every fence', () => {
     expect(run({ site: 'fra-1', jobs: [{ ...GOOD[0], size_gb: 'n/a' }] }, decl).findings).toHaveLength(1);
   });
 
+  it('rowsAt as a dotted path or a JSON pointer reaches nested rows', () => {
+    const nested = { data: { items: [{ ...GOOD[0], size_gb: 'n/a' }, GOOD[1]], next_cursor: null }, meta: { page: 1 } };
+    for (const rowsAt of ['data.items', '/data/items']) {
+      const out = run(nested, { ...DECL, rowsAt });
+      expect(out.findings.map((f) => [f.kind, f.predicate]), rowsAt).toEqual([['column-type-mismatch', 'size_gb']]);
+      expect(out.tally.checked).toBe(4);
+    }
+    // Array steps, pointer escapes, and a literal dotted key winning over the path it reads as.
+    expect(run({ pages: [{ items: [{ ...GOOD[0], encrypted: 'yes' }] }] }, { ...DECL, rowsAt: 'pages.0.items' }).findings).toHaveLength(1);
+    expect(run({ 'a/b': { items: [{ ...GOOD[0], encrypted: 'yes' }] } }, { ...DECL, rowsAt: '/a~1b/items' }).findings).toHaveLength(1);
+    expect(run({ 'data.items': [{ ...GOOD[0], encrypted: 'yes' }], data: { items: GOOD } }, { ...DECL, rowsAt: 'data.items' }).findings).toHaveLength(1);
+  });
+
+  it('fence: a rowsAt path that leads nowhere or to a non-list is not a row set', () => {
+    for (const rowsAt of ['data.rows', '/data/items/0', 'data.items.length']) {
+      const out = run({ data: { items: [{ ...GOOD[0], size_gb: 'n/a' }] } }, { ...DECL, rowsAt });
+      expect(out.findings, rowsAt).toEqual([]);
+      expect(out.tally).toMatchObject({ checked: 0, notApplicable: 1 });
+    }
+  });
+
   it('fence: zero rows are not applicable (they belong to empty-lookup)', () => {
     for (const result of ['[]', { af_coverage: {}, result: [] }, { af_absent: true, looked_for: 'jobs for srv-db-04', checked: [{ what: 'the scheduler' }] }]) {
       const out = run(result);
@@ -171,7 +192,8 @@ describe('unit: result-columns and every fence', () => {
   it('failed and refused calls are not applicable', () => {
     expect(run(GOOD, DECL, { status: 'error' }).tally).toMatchObject({ checked: 0, notApplicable: 1 });
     const decl: ToolDeclaration = { ...DECL, rowsAt: 'jobs' };
-    expect(run({ status: 'denied', jobs: [{ machine_id: 1 }] }, decl).tally).toMatchObject({ checked: 0, notApplicable: 1 });
+    // Issue 9 §3: a status beside non-empty rows is data, so the refusal here is an error envelope.
+    expect(run({ status: 'denied', error: 'tenant acme may not read jobs', jobs: [] }, decl).tally).toMatchObject({ checked: 0, notApplicable: 1 });
   });
 
   it('result not captured: unreachable, never a pass', () => {

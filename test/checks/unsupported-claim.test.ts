@@ -130,4 +130,35 @@ describe('unit: unsupported-claim and every fence', () => {
     expect(valueAtPath({ a: [1, { b: 2 }] }, 'a.1.b')).toBe(2);
     expect(valueAtPath({ a: [1] }, 'a.x')).toBeUndefined();
   });
+  it('a JSON answer inside a Markdown code fence is the structured answer', () => {
+    const fenced = 'Here is the status you asked for:\n\n```json\n{ "machine": { "status": "failed", "retention_days": 30 } }\n```\n\nLet me know if you need more.';
+    const out = run(fenced);
+    expect(out.findings.map((f) => [f.predicate, f.value])).toEqual([['status', 'failed']]);
+    expect(out.tally).toMatchObject({ checked: 2, findings: 1, notApplicable: 0 });
+    // A bare fence, a tilde fence and a fence after an unparseable one are read too.
+    expect(run('```\n{"machine":{"status":"ok"}}\n```').tally).toMatchObject({ checked: 1, findings: 0 });
+    expect(run('~~~json\n{"machine":{"status":"failed"}}\n~~~').findings).toHaveLength(1);
+    expect(run('```json\n{ not json\n```\nthen\n```json\n{"machine":{"status":"failed"}}\n```').findings).toHaveLength(1);
+  });
+
+  it('fence: a code fence of another language, or prose with braces, is not a structured answer', () => {
+    expect(run('```python\nprint({"machine": {"status": "failed"}})\n```').tally).toMatchObject({ checked: 0, notApplicable: 2 });
+    expect(run('```yaml\n["machine"]\n```').tally).toMatchObject({ checked: 0, notApplicable: 2 });
+    expect(run('The status is {failed}.').tally).toMatchObject({ checked: 0, notApplicable: 2 });
+  });
+
+  it('strings compare trimmed and case-insensitively ("OK" is "ok"), also inside arrays', () => {
+    expect(run({ machine: { status: 'OK' } }).findings).toEqual([]);
+    expect(run({ machine: { status: ' Ok ' } }).findings).toEqual([]);
+    expect(sameClaimValue(['Failed', 'OK'], ['failed', 'ok'])).toBe(true);
+    expect(sameClaimValue('OK', 'ok', true)).toBe(false);
+    expect(run({ machine: { status: 'Failed' } }).findings).toHaveLength(1);
+  });
+
+  it('a claim declared exact compares strings exactly', () => {
+    const exact = { 'machine.status': { entity: 'srv-db-04', field: 'status', exact: true } };
+    const out = run({ machine: { status: 'OK' } }, { claims: exact });
+    expect(out.findings.map((f) => f.value)).toEqual(['OK']);
+    expect(run({ machine: { status: 'ok' } }, { claims: exact }).findings).toEqual([]);
+  });
 });

@@ -38,7 +38,8 @@ describe('unit: declarations load and validate', () => {
       [{ tools: { a: { argumentsFrom: ['a'] } } }, 'cannot take its arguments from its own results'],
       [{ tools: { a: { readOnly: 'yes' } } }, 'tools.a.readOnly'],
       [{ tools: { a: { resultColumns: { n: 'integer' } } } }, 'tools.a.resultColumns.n'],
-      [{ tools: { a: { rowsAt: 'a.b' } } }, 'tools.a.rowsAt: must be one top-level key'],
+      [{ tools: { a: { rowsAt: 'a..b' } } }, 'tools.a.rowsAt: must be a key, a dotted path'],
+      [{ tools: { a: { rowsAt: '/data/' } } }, 'tools.a.rowsAt: must be a key, a dotted path'],
       [{ claims: { total: { entity: 'x' } } }, 'claims.total.field'],
     ];
     for (const [input, needle] of cases) {

@@ -36,7 +36,7 @@ describe('functional: FootprintCore over recorded traces', () => {
     expect(d[1]!.summary).toMatch(/^3 checks ran on 2 LLM requests/);
     const row = (i: number, check: string) => d[i]!.checks.find((c: { check: string }) => c.check === check);
     expect(row(1, 'unsupported-argument')).toMatchObject({ seam: 'choice', checked: 1, findings: 1, unreachable: 0 });
-    expect(row(1, 'dangling-reference')).toMatchObject({ seam: 'offer', findings: 2 });
+    expect(row(1, 'dangling-reference')).toMatchObject({ seam: 'offer', findings: 1 });
     expect(row(1, 'empty-lookup')).toMatchObject({ seam: 'write', checked: 1, findings: 1 });
     // Turn 1: list_machines is not armed (not applicable); backup_jobs' machine_id was checked and passed.
     expect(row(0, 'unsupported-argument')).toMatchObject({ checked: 1, findings: 0, not_applicable: 1 });

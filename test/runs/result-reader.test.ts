@@ -362,7 +362,9 @@ describe('unit: refusals the result states', () => {
     expect(readToolResult({ error: true, message: 'quota exceeded' }).refusal).toBe('error: quota exceeded');
     expect(readToolResult({ error: null, jobs: [] }).refusal).toBeUndefined();
     expect(readToolResult({ error: false }).refusal).toBeUndefined();
-    expect(readToolResult({ error: { code: 503 } }).refusal).toBeUndefined();
+    // Issue 9 §3: an HTTP-style 5xx code is a failure even with no words beside it.
+    expect(readToolResult({ error: { code: 503 } }).refusal).toBe('error.code 503');
+    expect(readToolResult({ error: { code: 0 } }).refusal).toBeUndefined();
     expect(readToolResult({ error: '  ' }).refusal).toBeUndefined();
   });
 

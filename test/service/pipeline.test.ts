@@ -70,7 +70,7 @@ describe('pipeline engine', () => {
   it('a logs batch whose forward failed re-sends only the logs on retry', async () => {
     let fail = true;
     let logPosts = 0;
-    const { pipeline } = setup({ inFlight: 1, queued: 1, forwardLogs: async () => (logPosts++, fail ? { ok: false, reason: 'down' } : { ok: true }) });
+    const { pipeline } = setup({ inFlight: 1, queued: 1, forwardLogs: async () => (logPosts++, fail ? { ok: false as const, retryable: true, reason: 'down' } : { ok: true as const }) });
     const logs: Batch = { signal: 'logs', transport: 'http', logs: [], rejected: 0, diagnostics: [], body: Buffer.from('logs'), contentType: 'application/x-protobuf' };
     expect((await pipeline.submit(logs)).status).toBe('unavailable');
     fail = false;

@@ -9,6 +9,8 @@ import { VALUE_CASES } from './unsupported-value.js';
 import { PRIOR_TURN_CASES } from './prior-turn-evidence.js';
 import { CLAIM_CASES } from './unsupported-claim.js';
 import { REFUSAL_CASES } from './refusal-asserts-absence.js';
+import { MORE_VALUE_CASES } from './values-more.js';
+import { REFUSAL_ATTRIBUTION_CASES } from './refusal-asserts-absence-attribution.js';
 
 export const ALL_CASES: CaseSpec[] = [
   ...DANGLING_CASES,
@@ -19,4 +21,6 @@ export const ALL_CASES: CaseSpec[] = [
   ...PRIOR_TURN_CASES,
   ...CLAIM_CASES,
   ...REFUSAL_CASES,
+  ...MORE_VALUE_CASES,
+  ...REFUSAL_ATTRIBUTION_CASES,
 ];
