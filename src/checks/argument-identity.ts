@@ -2,8 +2,8 @@
 // WHOLE served tokens), a free-text phrase (the lenient substring rule), a phone number (compared
 // by digits), or an integer that is an identifier (the schema names or describes it as an id, or
 // it has 4+ digits) and so is compared with served numbers. Everything else is not judged.
-// Must never judge a quantity (`limit`, `days`, `page_size`) as an identifier unless the schema
-// says it is one. Pure: no I/O, no clocks, no globals.
+// Must never judge a quantity (`limit`, `days`, `page_size`, `amount_cents`, `timeoutMs`) as an
+// identifier unless its name ends in "id" or the schema describes it as one. Pure: no I/O, no clocks, no globals.
 
 /** Trimmed string values shorter than this are never checked. */
 export const MIN_CHECKED_LENGTH = 4;
@@ -44,11 +44,26 @@ export function isIdentifierLike(value: string): boolean {
   return HAS_DIGIT.test(v) || INNER_SEPARATOR.test(v.slice(1, -1));
 }
 
-/** Names of quantities, never identifiers by name alone. */
-const QUANTITY =
-  /^(?:limit|count|size|page|page_?size|per_?page|offset|top|top_?k|k|n|max\w*|min\w*|days?|hours?|minutes?|seconds?|ms|millis\w*|timeout\w*|retries|depth|year|month|day|amount|total|threshold|port|version|lookback\w*|window\w*|interval\w*)$/i;
-const ID_NAME = /(?:^|[_-])ids?$|[a-z0-9]Ids?$|ID$|^ids?$|(?:^|[_-])(?:number|num|no)$|[a-z]Number$/;
+/** Words of a quantity's name (`limit`, `amount_cents`, `timeoutMs`, `size_gb`): such a leaf is no identifier by name or size alone. */
+const QUANTITY_WORDS = new Set(
+  ('limit count size page pages offset top k n max min days day hours hour minutes minute seconds second secs ms millis milliseconds ' +
+    'timeout retries retry depth year years month months week weeks amount amounts cents price cost total sum threshold port version ' +
+    'lookback window interval bytes kb mb gb tb kib mib gib percent pct ratio rate quantity qty length width height duration ttl batch per')
+    .split(' '),
+);
+/** Ends in id/ids: `machine_id`, `machineId`, `ID`. */
+const ID_NAME = /(?:^|[_-])ids?$|[a-z0-9]Ids?$|ID$|^ids?$/;
+/** Ends in number/num/no: `order_number`, `ticketNo` (weaker: a quantity word wins, `page_number`). */
+const NUMBER_NAME = /(?:^|[_-])(?:number|num|no)$|[a-z](?:Number|Num|No)$/;
 const ID_DESCRIPTION = /\b(?:id|ids|identifier|identifiers)\b/i;
+
+function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== '');
+}
 
 /** The schema of one argument path (`args.a.0.b`) inside a tool's input schema, if it declares one. */
 export function propertySchema(schema: unknown, path: string): Record<string, unknown> | undefined {
@@ -82,8 +97,9 @@ export function isIdentifierInteger(path: string, value: number, schemas: readon
     const description = propertySchema(s, path)?.['description'];
     if (typeof description === 'string' && ID_DESCRIPTION.test(description)) return true;
   }
-  if (QUANTITY.test(name)) return false;
   if (ID_NAME.test(name)) return true;
+  if (nameWords(name).some((w) => QUANTITY_WORDS.has(w))) return false;
+  if (NUMBER_NAME.test(name)) return true;
   return String(value).length >= MIN_IDENTIFIER_DIGITS;
 }
 

@@ -227,3 +227,15 @@ describe('dates: calendar periods', () => {
     expect(groundings(run({ since: '2026-10-01' }, frame([today, asked('How many runs failed this month?')])))).toEqual([['args.since', 'nowhere', false]]);
   });
 });
+
+describe('integer identifiers: quantity names', () => {
+  it('a quantity name (amount_cents, timeoutMs, size_gb, page_number) is never an identifier; a name ending in id always is', () => {
+    const out = run({ amount_cents: 12999, timeoutMs: 30000, size_gb: 2048, page_number: 1200, lookback_days: 3650 });
+    expect(out.findings).toEqual([]);
+    expect(out.tally.checked).toBe(0);
+    expect(groundings(run({ page_id: 77, order_number: 918273 }))).toEqual([
+      ['args.page_id', 'nowhere', false],
+      ['args.order_number', 'nowhere', false],
+    ]);
+  });
+});
