@@ -120,14 +120,23 @@ function schemasOf(frame: Frame, toolName: string, declaration: ToolDeclaration)
   return schemas;
 }
 
-function countValues(input: ChoiceCheckInput, calls: readonly ToolCall[]): number {
-  let n = 0;
-  for (const c of calls) {
-    const declaration = input.declarationOf(c.name)!;
-    const schemas = schemasOf(input.frame, c.name, declaration);
-    for (const l of argumentLeaves(c.arguments, input.maxArgumentLeaves).leaves) if (producersOf(declaration, l.path) && judgedValue(l.path, l.value, schemas)) n++;
+interface JudgedLeaf {
+  path: string;
+  producers: readonly string[];
+  value: NonNullable<ReturnType<typeof judgedValue>>;
+}
+
+/** One call's leaves this check judges, walked once (their count sizes the served-text index). */
+function judgedLeaves(input: ChoiceCheckInput, call: ToolCall, declaration: ToolDeclaration, schemas: readonly unknown[]): { leaves: JudgedLeaf[]; truncated: boolean } {
+  const walk = argumentLeaves(call.arguments, input.maxArgumentLeaves);
+  const leaves: JudgedLeaf[] = [];
+  for (const l of walk.leaves) {
+    const producers = producersOf(declaration, l.path);
+    if (!producers) continue;
+    const value = judgedValue(l.path, l.value, schemas);
+    if (value) leaves.push({ path: l.path, producers, value });
   }
-  return n;
+  return { leaves, truncated: walk.truncated };
 }
 
 export function unsupportedArguments(input: ChoiceCheckInput): ChoiceCheckOutcome {
@@ -144,27 +153,26 @@ export function unsupportedArguments(input: ChoiceCheckInput): ChoiceCheckOutcom
     return { findings, tally, externalGroundsUsed, composed };
   }
 
-  const grounds = new FrameGrounds(input.frame, countValues(input, armed));
+  const prepared = armed.map((call) => {
+    const declaration = input.declarationOf(call.name)!;
+    const schemas = schemasOf(input.frame, call.name, declaration);
+    return { call, schemas, ...judgedLeaves(input, call, declaration, schemas) };
+  });
+  const grounds = new FrameGrounds(input.frame, prepared.reduce((n, p) => n + p.leaves.length, 0));
   // Lower-cased when first needed: the written strings only for a finding.
   let writtenLower: { w: Frame['written'][number]; lower: string }[] | undefined;
   const written = () => (writtenLower ??= input.frame.written.map((w) => ({ w, lower: w.text.toLowerCase() })));
   const seenPaths = new Set<string>();
 
-  for (const call of armed) {
-    const declaration = input.declarationOf(call.name)!;
-    const schemas = schemasOf(input.frame, call.name, declaration);
+  for (const { call, schemas, leaves, truncated } of prepared) {
     const enums = schemaEnumValues(schemas);
-    const walk = argumentLeaves(call.arguments, input.maxArgumentLeaves);
-    if (walk.truncated) {
+    if (truncated) {
       tally.unreachableReasons[`arguments had more than ${input.maxArgumentLeaves} leaves; the rest were not checked`] =
         (tally.unreachableReasons[`arguments had more than ${input.maxArgumentLeaves} leaves; the rest were not checked`] ?? 0) + 1;
     }
     let checkedLeaves = 0;
-    for (const leaf of walk.leaves) {
-      const producers = producersOf(declaration, leaf.path);
-      if (!producers) continue;
-      const judged = judgedValue(leaf.path, leaf.value, schemas);
-      if (!judged) continue;
+    for (const { path, producers, value: judged } of leaves) {
+      const leaf = { path };
       checkedLeaves++;
       tally.checked++;
       const verdict = grounds.ground(judged, producers, enums);
