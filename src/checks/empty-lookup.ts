@@ -1,11 +1,14 @@
 // Check `empty-lookup` (seam `write`, advisory by construction): a call whose result was empty —
-// `[]` or a declared absence — with a string argument that a declared producer (`argumentsFrom`)
+// `[]` or a declared absence — with an argument that a declared producer (`argumentsFrom`)
 // served earlier in the conversation. The value came from somewhere real and the lookup found
 // nothing: a place to look (a filter, a join, a stale cache), never a verdict, since an empty
-// result can be perfectly true. Fences (the same as unsupported-argument): non-strings and
-// trimmed values under 4 characters are never checked; a case-insensitive substring of a
-// producer's result text matches; only declared producers count. Errored and refused calls, and
-// results of unknown emptiness, are not applicable. Detection only: nothing is blocked.
+// result can be perfectly true. Fences (the same as unsupported-argument): trimmed strings under 4
+// characters and integers that are not identifiers are never checked; an identifier-like value
+// matches a WHOLE token of a producer's result (raw or JSON-decoded), a phrase a case-insensitive
+// substring; a value that is only a proper part of a producer's token is reported as `fragment`,
+// naming the whole token (never as "a value the tool served"); only declared producers count (per
+// argument in the named form). Errored and refused calls, and results of unknown emptiness, are
+// not applicable. Detection only: nothing is blocked.
 // Tally: a non-empty result is one encounter (a pass); an empty one counts each string argument
 // judged (pass or fail). Pure function over plain data: no I/O, no clocks, no globals.
 
@@ -15,8 +18,12 @@ import type { LedgerRow } from '../model/ledger.js';
 import type { ToolDeclaration } from '../declarations/types.js';
 import { DEFAULT_LIMITS } from '../limits.js';
 import { argumentLeaves } from './argument-leaves.js';
-import { MIN_CHECKED_LENGTH } from './unsupported-argument.js';
+import { isFragmentOf, judgedValue } from './argument-identity.js';
+import { producersOf } from './argument-sources.js';
+import { ServedGrounds } from './argument-grounds.js';
+import type { ServedString } from '../model/frame.js';
 import { quoteText } from '../findings/quote.js';
+import { GROUNDING_FRAGMENT } from '../findings/names.js';
 
 export const EMPTY_LOOKUP = 'empty-lookup';
 /** Quoted in every empty-lookup message: what this finding can and cannot say. */
@@ -82,10 +89,18 @@ export function emptyLookups(input: EmptyLookupInput): CheckOutcome {
     return { findings, tally };
   }
   if (row.arguments === undefined) return unreachable(tally, ARGUMENTS_NOT_CAPTURED);
-  const grounds = input.producerResults
-    .filter((p) => producers.has(p.toolName) && p.text.trim() !== '')
-    .map((p) => ({ p, lower: p.text.toLowerCase() }));
+  const grounds = input.producerResults.filter((p) => producers.has(p.toolName) && p.text.trim() !== '');
   if (grounds.length === 0) return unreachable(tally, NO_PRODUCER_RESULT);
+  // Latest first: the latest producer result holding the value is the one the model most likely took it from.
+  const latestFirst = grounds.map((p, i) => ({ p, i })).reverse();
+  const servedOf = new Map<ServedString, ProducerResult>();
+  const asServed = latestFirst.map(({ p, i }) => {
+    const s: ServedString = { source: 'tool-result', message: i, text: p.text, toolName: p.toolName, ...(p.callId ? { callId: p.callId } : {}) };
+    servedOf.set(s, p);
+    return s;
+  });
+  const view = new ServedGrounds(asServed);
+  const schemas = input.declaration?.inputSchema !== undefined ? [input.declaration.inputSchema] : [];
 
   const maxLeaves = input.maxArgumentLeaves ?? DEFAULT_LIMITS.maxArgumentLeaves;
   const walk = argumentLeaves(row.arguments, maxLeaves);
@@ -95,21 +110,26 @@ export function emptyLookups(input: EmptyLookupInput): CheckOutcome {
   }
   let judged = 0;
   for (const leaf of walk.leaves) {
-    if (typeof leaf.value !== 'string' || leaf.value.trim().length < MIN_CHECKED_LENGTH) continue;
+    const leafProducers = producersOf(input.declaration!, leaf.path);
+    if (!leafProducers) continue;
+    const value = judgedValue(leaf.path, leaf.value, schemas);
+    if (!value) continue;
     judged++;
     tally.checked++;
-    const needle = leaf.value.toLowerCase();
-    // The latest producer result holding the value is the one the model most likely took it from.
+    const needle = value.text.toLowerCase();
+    const fromLeafProducer = (s: ServedString) => leafProducers.includes(s.toolName!);
     let ground: ProducerResult | undefined;
-    for (let i = grounds.length - 1; i >= 0; i--) {
-      if (grounds[i]!.lower.includes(needle)) {
-        ground = grounds[i]!.p;
-        break;
-      }
+    let fragment: { producer: ProducerResult; token: string } | undefined;
+    if (value.form === 'identifier') {
+      const located = view.locate(needle, fromLeafProducer);
+      if (located.accepted) ground = servedOf.get(located.accepted);
+      else if (located.fragment && fromLeafProducer(located.fragment.served) && isFragmentOf(value, located.fragment.token ?? '')) fragment = { producer: servedOf.get(located.fragment.served)!, token: located.fragment.token ?? '' };
+    } else {
+      ground = latestFirst.find(({ p }) => leafProducers.includes(p.toolName) && p.text.toLowerCase().includes(needle))?.p;
     }
-    if (!ground) continue;
+    if (!ground && !fragment) continue;
     tally.findings++;
-    findings.push(buildFinding(input, leaf.path, leaf.value, ground, input.quotedValueChars ?? DEFAULT_LIMITS.quotedValueChars));
+    findings.push(buildFinding(input, leaf.path, value.text, ground ?? fragment!.producer, input.quotedValueChars ?? DEFAULT_LIMITS.quotedValueChars, fragment?.token));
   }
   if (judged === 0) tally.notApplicable++;
   return { findings, tally };
@@ -125,21 +145,27 @@ function describeEmpty(row: LedgerRow, cap: number): string {
   return 'an empty list';
 }
 
-function buildFinding(input: EmptyLookupInput, path: string, value: string, ground: ProducerResult, cap: number): Finding {
+function buildFinding(input: EmptyLookupInput, path: string, value: string, ground: ProducerResult, cap: number, fragmentOf?: string): Finding {
   const { row } = input;
   const q = quoteText(value, cap);
   const argName = path.startsWith('args.') ? path.slice(5) : path;
   const callRef = row.callId ? `call ${row.callId}` : 'a call with no recorded id';
   const producerRef = `${ground.callId ? `call ${ground.callId}` : 'a call with no recorded id'}${ground.request !== undefined ? `, chosen in request ${ground.request}` : ''}`;
   const empty = describeEmpty(row, cap);
+  const token = fragmentOf !== undefined ? quoteText(fragmentOf, cap) : undefined;
   const witnesses: Witness[] = [
     { subject: `tool ${row.toolName}`, predicate: path, value: q, stratum: 'chosen', provenance: `${callRef}: argument '${argName}' as the model chose it` },
-    { subject: `tool ${ground.toolName}`, predicate: path, value: q, stratum: 'served', provenance: `served this value earlier in this conversation (${producerRef})` },
+    token !== undefined
+      ? { subject: `tool ${ground.toolName}`, predicate: path, value: token, stratum: 'served', provenance: `served the whole value "${token}" earlier in this conversation (${producerRef}); the argument is only a part of it` }
+      : { subject: `tool ${ground.toolName}`, predicate: path, value: q, stratum: 'served', provenance: `served this value earlier in this conversation (${producerRef})` },
     { subject: `tool ${row.toolName}`, predicate: path, value: q, stratum: 'absent', provenance: `found nothing: ${empty}` },
   ];
   const message =
-    `'${row.toolName}' (${callRef}) returned ${empty} for ${argName} = "${q}", a value '${ground.toolName}' served earlier in this conversation (${producerRef}). ` +
-    `${EMPTY_LOOKUP_CEILING} ${NOTHING_BLOCKED}`;
+    token !== undefined
+      ? `'${row.toolName}' (${callRef}) returned ${empty} for ${argName} = "${q}", which is only part of "${token}", a value '${ground.toolName}' served earlier in this conversation (${producerRef}): the cut value may be why nothing was found. ` +
+        `${EMPTY_LOOKUP_CEILING} ${NOTHING_BLOCKED}`
+      : `'${row.toolName}' (${callRef}) returned ${empty} for ${argName} = "${q}", a value '${ground.toolName}' served earlier in this conversation (${producerRef}). ` +
+        `${EMPTY_LOOKUP_CEILING} ${NOTHING_BLOCKED}`;
   return {
     kind: EMPTY_LOOKUP,
     seam: 'write',
@@ -155,5 +181,6 @@ function buildFinding(input: EmptyLookupInput, path: string, value: string, grou
     span: row.span,
     toolName: row.toolName,
     ...(row.callId ? { toolCallId: row.callId } : {}),
+    ...(token !== undefined ? { grounding: GROUNDING_FRAGMENT } : {}),
   };
 }

@@ -1,10 +1,14 @@
 // Check `unsupported-argument` (seam `choice`): a tool declared to take its arguments from other
-// tools' results was called with a string value that nothing the run served in that request's
-// window contains. Fences: non-strings and trimmed values under 4 characters are never checked;
-// a case-insensitive substring of any served string passes; a declared enum value passes; an
-// external ground passes but is recorded with its source. Detection only: nothing is blocked.
-// Tally: `checked` counts argument leaves judged, `findings` the leaves that failed (<= checked).
-// Pure function over plain data: no I/O, no clocks, no globals.
+// tools' results was called with a value that nothing the run served in that request's window
+// holds. Fences: trimmed strings under 4 characters, booleans, null and integers that are not
+// identifiers are never checked; identifier-like values must be a WHOLE served token (a proper
+// part of one is a `fragment` finding); free-text phrases pass as a case-insensitive substring;
+// phones compare by digits; a declared enum value passes; an external ground passes but is
+// recorded; a join of whole served tokens passes as `composed`; a value only a non-producer tool
+// served, and a date computed from a served anchor, are advisory (`wrong-producer`, `derived`);
+// example values of a tool description are not served. Detection only: nothing is blocked.
+// Tally: `checked` counts argument leaves judged, `findings` the leaves that failed (<= checked;
+// advisory findings are not failures). Pure function over plain data: no I/O, no clocks, no globals.
 
 import { orList } from '../findings/phrases.js';
 import type { ToolCall } from '../model/agent.js';
@@ -16,10 +20,22 @@ import { argumentLeaves } from './argument-leaves.js';
 import { schemaEnumValues } from './schema-enums.js';
 import { quoteText } from '../findings/quote.js';
 import { CONTENT_NOT_CAPTURED } from './catalog.js';
+import { judgedValue, MIN_CHECKED_LENGTH } from './argument-identity.js';
+import { producersOf } from './argument-sources.js';
+import { FrameGrounds } from './argument-grounding.js';
+import { exampleClauses } from './argument-grounds.js';
+import { describeServed, groundedFinding } from './argument-findings.js';
+import {
+  GROUNDING_ASSISTANT_ONLY,
+  GROUNDING_COMPOSED,
+  GROUNDING_DERIVED,
+  GROUNDING_FRAGMENT,
+  GROUNDING_NOWHERE,
+  GROUNDING_WRONG_PRODUCER,
+} from '../findings/names.js';
 
 export const UNSUPPORTED_ARGUMENT = 'unsupported-argument';
-/** Trimmed values shorter than this are never checked. */
-export const MIN_CHECKED_LENGTH = 4;
+export { MIN_CHECKED_LENGTH };
 
 /** A served string of an earlier request of the same conversation (for the "served earlier" witness). */
 export interface EarlierServed extends ServedString {
@@ -51,25 +67,40 @@ export interface ExternalGroundUse {
   source: string;
 }
 
+/** A value that passed as a join of whole served tokens, with each part's witness. */
+export interface ComposedUse {
+  toolName: string;
+  toolCallId?: string;
+  path: string;
+  value: string;
+  parts: { part: string; provenance: string }[];
+}
+
 export interface ChoiceCheckOutcome {
   findings: Finding[];
   tally: CheckTally;
   externalGroundsUsed: ExternalGroundUse[];
+  /** Values that passed as `composed` (not written to spans; for reports and tests). */
+  composed: ComposedUse[];
 }
 
-export type Grounding = 'non-string' | 'short' | 'served' | 'enum' | 'external' | 'assistant-only' | 'nowhere';
+export type Grounding =
+  | 'non-string'
+  | 'short'
+  | 'served'
+  | 'enum'
+  | 'external'
+  | typeof GROUNDING_ASSISTANT_ONLY
+  | typeof GROUNDING_NOWHERE
+  | typeof GROUNDING_FRAGMENT
+  | typeof GROUNDING_COMPOSED
+  | typeof GROUNDING_DERIVED
+  | typeof GROUNDING_WRONG_PRODUCER;
 
 const NOTHING_BLOCKED = 'Nothing here blocked the call.';
 
 function emptyTally(): CheckTally {
   return { check: UNSUPPORTED_ARGUMENT, seam: 'choice', checked: 0, findings: 0, notApplicable: 0, unreachable: 0, unreachableReasons: {} };
-}
-
-
-function describeServed(s: ServedString): string {
-  if (s.source === 'tool-result') return `tool result${s.toolName ? ` of ${s.toolName}` : ''}${s.callId ? ` (call ${s.callId})` : ''}`;
-  if (s.source === 'tool-schema') return `tool schema${s.toolName ? ` of ${s.toolName}` : ''}`;
-  return s.source === 'system' ? 'system prompt' : 'user message';
 }
 
 /**
@@ -81,122 +112,103 @@ export function lowerCase(text: string): string {
   return MAY_CHANGE_CASE.test(text) ? text.toLowerCase() : text;
 }
 
-/** Only ASCII: such a needle found verbatim in a served string is in the lower-cased haystack too. */
-const NON_ASCII = /[^\u0000-\u007f]/;
-
-/** One lower-cased haystack per request: each needle is one `includes` over the served text. */
-function servedHaystack(served: readonly ServedString[]): string {
-  return served.map((s) => lowerCase(s.text)).join('\u0000');
+function schemasOf(frame: Frame, toolName: string, declaration: ToolDeclaration): unknown[] {
+  const schemas: unknown[] = [];
+  const offered = frame.toolDefinitions?.find((d) => d.name === toolName);
+  if (offered?.inputSchema !== undefined) schemas.push(offered.inputSchema);
+  if (declaration.inputSchema !== undefined) schemas.push(declaration.inputSchema);
+  return schemas;
 }
 
-/** Splits served text into tokens; every token is a substring of the text, so a hit is a sound pass. */
-const TOKEN_SEPARATORS = /[\s"'`{}[\],;()<>=\u0000]+/;
-
-/**
- * Substring membership over the served text, indexed once per request: a needle that is a whole
- * token is answered from a set; only the rest scan the text. Keeps many arguments against a large
- * window linear instead of arguments × window. The index is built only when scanning would cost more.
- * With few needles the lower-cased haystack is built only for a needle not found verbatim: an ASCII
- * value (or its lower case) inside one served string is inside the lower-cased haystack as well,
- * since lower-casing maps ASCII characters one to one whatever surrounds them.
- */
-class ServedText {
-  private haystack: string | undefined;
-  private tokens: Set<string> | undefined;
-  private readonly indexed: boolean;
-  constructor(
-    private readonly served: readonly ServedString[],
-    private readonly needles: number,
-  ) {
-    let length = 0;
-    for (const s of served) length += s.text.length + 1;
-    // Many needles over a large text: the token index (and so the haystack) now, as before.
-    this.indexed = needles > 64 && length * needles > 4_000_000;
-    if (this.indexed) this.build();
-  }
-  private build(): string {
-    if (this.haystack === undefined) {
-      this.haystack = servedHaystack(this.served);
-      if (this.needles > 64 && this.haystack.length * this.needles > 4_000_000) this.tokens = new Set(this.haystack.split(TOKEN_SEPARATORS));
-    }
-    return this.haystack;
-  }
-  /** `value` as the model chose it; `needle` its lower case. */
-  contains(value: string, needle: string): boolean {
-    if (!this.indexed && !NON_ASCII.test(value)) {
-      for (const s of this.served) if (s.text.includes(value) || s.text.includes(needle)) return true;
-    }
-    const haystack = this.build();
-    return this.tokens?.has(needle) === true || haystack.includes(needle);
-  }
+interface JudgedLeaf {
+  path: string;
+  producers: readonly string[];
+  value: NonNullable<ReturnType<typeof judgedValue>>;
 }
 
-function countNeedles(calls: readonly ToolCall[], maxLeaves: number): number {
-  let n = 0;
-  for (const c of calls) for (const l of argumentLeaves(c.arguments, maxLeaves).leaves) if (typeof l.value === 'string' && l.value.trim().length >= MIN_CHECKED_LENGTH) n++;
-  return n;
+/** One call's leaves this check judges, walked once (their count sizes the served-text index). */
+function judgedLeaves(input: ChoiceCheckInput, call: ToolCall, declaration: ToolDeclaration, schemas: readonly unknown[]): { leaves: JudgedLeaf[]; truncated: boolean } {
+  const walk = argumentLeaves(call.arguments, input.maxArgumentLeaves);
+  const leaves: JudgedLeaf[] = [];
+  for (const l of walk.leaves) {
+    const producers = producersOf(declaration, l.path);
+    if (!producers) continue;
+    const value = judgedValue(l.path, l.value, schemas);
+    if (value) leaves.push({ path: l.path, producers, value });
+  }
+  return { leaves, truncated: walk.truncated };
 }
 
 export function unsupportedArguments(input: ChoiceCheckInput): ChoiceCheckOutcome {
   const tally = emptyTally();
   const findings: Finding[] = [];
   const externalGroundsUsed: ExternalGroundUse[] = [];
+  const composed: ComposedUse[] = [];
   const armed = input.toolCalls.filter((c) => (input.declarationOf(c.name)?.argumentsFrom?.length ?? 0) > 0);
   tally.notApplicable += input.toolCalls.length - armed.length;
-  if (armed.length === 0) return { findings, tally, externalGroundsUsed };
+  if (armed.length === 0) return { findings, tally, externalGroundsUsed, composed };
   if (!input.inputCaptured) {
     tally.unreachable += armed.length;
     tally.unreachableReasons[CONTENT_NOT_CAPTURED] = armed.length;
-    return { findings, tally, externalGroundsUsed };
+    return { findings, tally, externalGroundsUsed, composed };
   }
 
-  const served = new ServedText(input.frame.served, countNeedles(armed, input.maxArgumentLeaves));
-  // Lower-cased when first needed: the written strings only for a finding, the grounds only for a
-  // value the window did not serve.
+  const prepared = armed.map((call) => {
+    const declaration = input.declarationOf(call.name)!;
+    const schemas = schemasOf(input.frame, call.name, declaration);
+    return { call, schemas, ...judgedLeaves(input, call, declaration, schemas) };
+  });
+  const grounds = new FrameGrounds(input.frame, prepared.reduce((n, p) => n + p.leaves.length, 0));
+  // Lower-cased when first needed: the written strings only for a finding.
   let writtenLower: { w: Frame['written'][number]; lower: string }[] | undefined;
   const written = () => (writtenLower ??= input.frame.written.map((w) => ({ w, lower: w.text.toLowerCase() })));
-  let externalLower: { g: Frame['external'][number]; lower: string }[] | undefined;
-  const external = () => (externalLower ??= input.frame.external.filter((g) => g.value.trim() !== '' && g.source.trim() !== '').map((g) => ({ g, lower: g.value.toLowerCase() })));
   const seenPaths = new Set<string>();
 
-  for (const call of armed) {
-    const declaration = input.declarationOf(call.name)!;
-    const schemas: unknown[] = [];
-    const offered = input.frame.toolDefinitions?.find((d) => d.name === call.name);
-    if (offered?.inputSchema !== undefined) schemas.push(offered.inputSchema);
-    if (declaration.inputSchema !== undefined) schemas.push(declaration.inputSchema);
+  for (const { call, schemas, leaves, truncated } of prepared) {
     const enums = schemaEnumValues(schemas);
-    const walk = argumentLeaves(call.arguments, input.maxArgumentLeaves);
-    if (walk.truncated) {
+    if (truncated) {
       tally.unreachableReasons[`arguments had more than ${input.maxArgumentLeaves} leaves; the rest were not checked`] =
         (tally.unreachableReasons[`arguments had more than ${input.maxArgumentLeaves} leaves; the rest were not checked`] ?? 0) + 1;
     }
     let checkedLeaves = 0;
-    for (const leaf of walk.leaves) {
-      if (typeof leaf.value !== 'string') continue;
-      const value = leaf.value;
-      if (value.trim().length < MIN_CHECKED_LENGTH) continue;
+    for (const { path, producers, value: judged } of leaves) {
+      const leaf = { path };
       checkedLeaves++;
       tally.checked++;
-      const needle = value.toLowerCase();
-      if (served.contains(value, needle)) continue;
-      if (enums.has(needle)) continue;
-      const ground = external().find((e) => e.lower.includes(needle));
-      if (ground) {
-        externalGroundsUsed.push({ toolName: call.name, ...(call.id ? { toolCallId: call.id } : {}), path: leaf.path, value, source: ground.g.source });
+      const verdict = grounds.ground(judged, producers, enums);
+      if (verdict.grounding === 'served' || verdict.grounding === 'enum') continue;
+      if (verdict.grounding === 'external') {
+        externalGroundsUsed.push({ toolName: call.name, ...(call.id ? { toolCallId: call.id } : {}), path: leaf.path, value: judged.text, source: verdict.ground.source });
+        continue;
+      }
+      if (verdict.grounding === 'composed') {
+        composed.push({
+          toolName: call.name,
+          ...(call.id ? { toolCallId: call.id } : {}),
+          path: leaf.path,
+          value: judged.text,
+          parts: verdict.parts.map((p) => ({ part: p.part, provenance: describeServed(p.served) })),
+        });
         continue;
       }
       // One finding per (tool, argument path) per request, however many calls repeat it.
       const identity = `${call.name} ${leaf.path}`;
       if (seenPaths.has(identity)) continue;
       seenPaths.add(identity);
-      tally.findings++;
-      findings.push(buildFinding(input, call, leaf.path, value, declaration.argumentsFrom!, written()));
+      if (verdict.grounding === 'unserved') {
+        tally.findings++;
+        findings.push(buildFinding(input, call, leaf.path, judged.text, producers, written()));
+        continue;
+      }
+      const finding = groundedFinding({ span: input.span, call, path: leaf.path, value: judged.text, producers, verdict, quotedValueChars: input.quotedValueChars });
+      // Advisory findings are places to look: they are not failed leaves.
+      if (!finding.advisory) tally.findings++;
+      findings.push(finding);
     }
-    // An armed call with no string leaf long enough to check had nothing this check could judge.
+    // An armed call with no leaf this check could judge had nothing to check.
     if (checkedLeaves === 0) tally.notApplicable++;
   }
-  return { findings, tally, externalGroundsUsed };
+  return { findings, tally, externalGroundsUsed, composed };
 }
 
 function buildFinding(
@@ -238,17 +250,28 @@ function buildFinding(
     stratum: 'absent',
     provenance: `served by nothing in the window: ${servedCount} served string(s) (system prompt, user messages, tool results${input.frame.toolDefinitions ? ', tool schemas' : ''}) and ${assistantCount} assistant message(s) in the request this call was chosen from`,
   });
+  const example = input.frame.served.find((s) => s.source === 'tool-schema' && exampleClauses(s.text).some((c) => c.toLowerCase().includes(needle)));
+  if (example) {
+    witnesses.push({
+      subject: `tool ${example.toolName ?? 'schema'}`,
+      predicate: path,
+      value: q,
+      stratum: 'absent',
+      provenance: `appears only as an example in the description of ${example.toolName ?? 'a tool'}: an example is not a value the run served`,
+    });
+  }
   for (const e of earlier.slice(0, 3)) {
     witnesses.push({ subject: 'conversation', predicate: path, value: q, stratum: 'served', provenance: `${describeServed(e)}, served to request ${e.request} of this conversation, outside this request's window` });
   }
 
   const earlierClause =
     earlier.length > 0 ? ` It was served earlier in this conversation (${describeServed(earlier[0]!)}, served to request ${earlier[0]!.request}), but that is no longer in the window.` : '';
+  const exampleClause = example ? ` The description of '${example.toolName ?? 'a tool'}' offers it only as an example, and an example is not a value the run served.` : '';
   const orderClause = input.idsMatchedByOrder ? ' (The telemetry recorded no tool-call ids; this call was matched by name and order only.)' : '';
   const message =
     grounding === 'assistant-only'
       ? `'${call.name}' was called with ${argName} = "${q}", and the only place that value appears in the request the model chose from is its own earlier answer: no system prompt, user message or tool result served it.${earlierClause} Call ${orList(argumentsFrom)} again and use a value it returns.${orderClause} ${NOTHING_BLOCKED}`
-      : `'${call.name}' was called with ${argName} = "${q}", and nothing in the window the model saw served that value: no system prompt, user message, tool result or tool schema contains it.${earlierClause}${orderClause} ${NOTHING_BLOCKED}`;
+      : `'${call.name}' was called with ${argName} = "${q}", and nothing in the window the model saw served that value: no system prompt, user message, tool result or tool schema contains it.${exampleClause}${earlierClause}${orderClause} ${NOTHING_BLOCKED}`;
 
   return {
     kind: UNSUPPORTED_ARGUMENT,

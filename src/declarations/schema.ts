@@ -12,6 +12,10 @@ const nonBlank = z.string().trim().min(1, 'must be a non-blank string');
 const ColumnType = z.enum(['number', 'string', 'boolean', 'date']);
 const Column = z.union([ColumnType.transform((type) => ({ type })), z.strictObject({ type: ColumnType, nullable: z.boolean().optional() })]);
 
+const Producers = z.array(nonBlank).min(1, 'must name at least one tool');
+/** Whole-tool form (a list of producers) or named form (argument -> its producers). */
+const ArgumentsFrom = z.union([Producers, z.record(nonBlank, Producers).refine((r) => Object.keys(r).length > 0, 'must name at least one argument')]);
+
 // How a tool says refused or not found when no known shape does (docs/checks-ledger.md).
 const dottedPath = nonBlank.regex(/^[^.]+(\.[^.]+)*$/, 'must be a dotted path such as "resp.rc"');
 const ErrorValue = z.union([nonBlank, z.number()]);
@@ -29,7 +33,7 @@ const ErrorShape = z
   });
 
 const Tool = z.strictObject({
-  argumentsFrom: z.array(nonBlank).min(1, 'must name at least one tool').optional(),
+  argumentsFrom: ArgumentsFrom.optional(),
   readOnly: z.boolean().optional(),
   inputSchema: z.record(z.string(), z.unknown()).optional(),
   resultColumns: z.record(nonBlank, Column).optional(),
@@ -84,9 +88,15 @@ export function validateDeclarations(input: unknown): DeclarationsResult {
   const parsed = DeclarationsSchema.safeParse(input ?? {});
   if (!parsed.success) return { ok: false, errors: parsed.error.issues.flatMap(describe) };
   const errors: string[] = [];
+  const tools: Record<string, unknown> = {};
   for (const [name, tool] of Object.entries(parsed.data.tools)) {
-    if (tool.argumentsFrom?.includes(name)) errors.push(`tools.${name}.argumentsFrom: a tool cannot take its arguments from its own results`);
+    const { argumentsFrom, ...rest } = tool;
+    // The named form keeps its map and lists the union of its producers as `argumentsFrom`.
+    const named = argumentsFrom !== undefined && !Array.isArray(argumentsFrom) ? argumentsFrom : undefined;
+    const producers = Array.isArray(argumentsFrom) ? argumentsFrom : named ? [...new Set(Object.values(named).flat())] : undefined;
+    if (producers?.includes(name)) errors.push(`tools.${name}.argumentsFrom: a tool cannot take its arguments from its own results`);
+    tools[name] = { ...rest, ...(producers ? { argumentsFrom: producers } : {}), ...(named ? { argumentSources: named } : {}) };
   }
   if (errors.length) return { ok: false, errors };
-  return { ok: true, declarations: parsed.data as Declarations };
+  return { ok: true, declarations: { ...parsed.data, tools } as Declarations };
 }

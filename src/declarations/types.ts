@@ -33,6 +33,12 @@ export interface ErrorShapeDeclaration {
 export interface ToolDeclaration {
   /** Its arguments must come from these tools' results. Arms unsupported-argument, dangling-reference, empty-lookup. */
   argumentsFrom?: string[];
+  /**
+   * The named form (`argumentsFrom: { machine_id: [list_machines] }`): argument name (or dot-path
+   * under `args`) -> its producers. Only these arguments are judged; `argumentsFrom` then holds the
+   * union of their producers, so whole-tool readers keep working.
+   */
+  argumentSources?: Record<string, string[]>;
   readOnly?: boolean;
   /** The tool's input JSON Schema; its `enum` values are served vocabulary. */
   inputSchema?: unknown;

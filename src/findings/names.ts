@@ -14,6 +14,18 @@ export const ATTR_FINDING_PREDICATE = 'footprint.finding.predicate';
 export const ATTR_FINDING_VALUE = 'footprint.finding.value';
 export const ATTR_FINDING_WITNESSES = 'footprint.finding.witnesses';
 export const ATTR_FINDING_GROUNDING = 'footprint.finding.grounding';
+/**
+ * Argument-grounding values of `footprint.finding.grounding` (unsupported-argument, empty-lookup),
+ * beside `assistant-only` and `nowhere`: a proper part of a served token; a value joined from
+ * served tokens (a pass, never written); a date computed from a served anchor (advisory); a value
+ * only a tool other than the declared producers served (advisory).
+ */
+export const GROUNDING_ASSISTANT_ONLY = 'assistant-only';
+export const GROUNDING_NOWHERE = 'nowhere';
+export const GROUNDING_FRAGMENT = 'fragment';
+export const GROUNDING_COMPOSED = 'composed';
+export const GROUNDING_DERIVED = 'derived';
+export const GROUNDING_WRONG_PRODUCER = 'wrong-producer';
 export const ATTR_FINDING_ADVISORY = 'footprint.finding.advisory';
 export const ATTR_TOOL_NAME = 'footprint.tool.name';
 export const ATTR_TOOL_CALL_ID = 'footprint.tool.call.id';

@@ -63,10 +63,23 @@ function schemaText(defs: readonly ToolDefinition[] | undefined): ServedString[]
   return out;
 }
 
+/** Names a tool result carries no name of by the call with its id in the same window (for "which tool served it"). */
+function nameResultsByCall(request: LlmRequest, served: ServedString[]): void {
+  if (!served.some((s) => s.source === 'tool-result' && s.toolName === undefined && s.callId !== undefined)) return;
+  const names = new Map<string, string>();
+  for (const m of request.input) for (const p of m.parts) if (p.type === 'tool-call' && p.id && !names.has(p.id)) names.set(p.id, p.name);
+  for (const s of served) {
+    if (s.source !== 'tool-result' || s.toolName !== undefined || s.callId === undefined) continue;
+    const name = names.get(s.callId);
+    if (name) s.toolName = name;
+  }
+}
+
 export function buildFrame(request: LlmRequest): Frame {
   const served: ServedString[] = [];
   const written: WrittenString[] = [];
   request.input.forEach((m, i) => servedFromMessage(m, i, served, written));
+  nameResultsByCall(request, served);
   served.push(...schemaText(request.toolDefinitions));
   return {
     served,

@@ -1,7 +1,7 @@
 // Pins check `empty-lookup` (advisory) and every fence: an empty result ([] or a declared absence)
 // with a string argument a declared producer served earlier is an advisory finding whose message
 // says an empty result can be true and this is a place to look; non-strings and trimmed values
-// under 4 characters are never checked; the substring match is case-insensitive; only declared
+// under 4 characters are never checked; the whole-token match is case-insensitive; only declared
 // producers count; errored and refused calls, and results of unknown emptiness, are not
 // applicable; a non-empty result is a pass; no producer result or uncaptured content is
 // unreachable; and no declaration means no finding at all.
@@ -99,15 +99,25 @@ describe('unit: empty-lookup and every fence', () => {
     expect(out.tally).toMatchObject({ checked: 1, findings: 0 });
   });
 
-  it('fence: case-insensitive substring of the producer result', () => {
-    expect(run({ arguments: { machine_id: 'SRV-DB-04' } }).findings).toHaveLength(1);
-    expect(run({ arguments: { machine_id: 'srv-db' } }).findings).toHaveLength(1);
+  it('fence: a whole token of the producer result, case-insensitive; a proper part is a fragment', () => {
+    expect(run({ arguments: { machine_id: 'SRV-DB-04' } }).findings.map((f) => f.grounding)).toEqual([undefined]);
+    expect(run({ arguments: { machine_id: 'srv-db' } }).findings.map((f) => f.grounding)).toEqual(['fragment']);
   });
 
-  it('fence: non-strings are never checked', () => {
-    const out = run({ arguments: { machine_id: 4, since: { days: 7 }, full: true, site: null } });
+  it('fence: booleans, null and integers that are not identifiers are never checked', () => {
+    const out = run({ arguments: { since: { days: 7 }, limit: 5000, full: true, site: null } });
     expect(out.findings).toEqual([]);
     expect(out.tally).toMatchObject({ checked: 0, notApplicable: 1 });
+  });
+
+  it('an integer identifier is judged against served numbers, and a digit inside a served id is no match', () => {
+    // `4` appears only inside "srv-db-04": not a served number, so no producer served it.
+    const out = run({ arguments: { machine_id: 4 } });
+    expect(out.findings).toEqual([]);
+    expect(out.tally).toMatchObject({ checked: 1, findings: 0 });
+    const numbered: ProducerResult = { ...MACHINES, text: '[{"machine_id":40213,"site":"fra-1"}]' };
+    const hit = run({ arguments: { machine_id: 40213 } }, { producerResults: [numbered] });
+    expect(hit.findings.map((f) => [f.value, f.grounding])).toEqual([['40213', undefined]]);
   });
 
   it('fence: trimmed values under 4 characters are never checked, 4 are', () => {

@@ -65,11 +65,17 @@ describe('unit: unsupported-argument and every fence', () => {
     expect(out.findings[0]!.witnesses.map((w) => w.stratum)).toEqual(['chosen', 'absent']);
   });
 
-  it('fence: non-string leaves are never checked', () => {
-    const out = run([call({ machine_id: 12345678, window: { days: 7 }, force: true, none: null })]);
+  it('fence: booleans, null and integers that are not identifiers are never checked', () => {
+    const out = run([call({ window: { days: 7 }, limit: 5000, force: true, none: null })]);
     expect(out.findings).toEqual([]);
     expect(out.tally.checked).toBe(0);
     expect(out.tally.notApplicable).toBe(1);
+  });
+
+  it('an integer identifier (named as an id) is checked against served numbers (issue 9: it used to skip)', () => {
+    const out = run([call({ machine_id: 12345678, window: { days: 7 } })]);
+    expect(out.findings.map((f) => [f.predicate, f.value, f.grounding])).toEqual([['args.machine_id', '12345678', 'nowhere']]);
+    expect(out.tally.checked).toBe(1);
   });
 
   it('fence: trimmed values under 4 characters are never checked, 4 are', () => {
@@ -77,15 +83,18 @@ describe('unit: unsupported-argument and every fence', () => {
     expect(run([call({ a: 'zq9x' })]).findings).toHaveLength(1);
   });
 
-  it('fence: a case-insensitive substring of any served string passes', () => {
+  it('fence: an identifier matches a whole served token case-insensitively; a word matches as a substring', () => {
     const f = frame({ served: [...frame().served, { source: 'tool-result', message: 3, text: JOBS, callId: 'call_bt_002' }] });
-    expect(run([call({ machine_id: 'DB-PRIMARY-FULL' })], { frame: f }).findings).toEqual([]);
+    expect(run([call({ machine_id: 'NIGHTLY-DB-PRIMARY-FULL' })], { frame: f }).findings).toEqual([]);
     expect(run([call({ customer: 'ACME' })], {}).findings).toEqual([]);
+    // A proper part of a served token is no longer a pass (issue 9): it is a fragment.
+    expect(run([call({ machine_id: 'DB-PRIMARY-FULL' })], { frame: f }).findings.map((x) => x.grounding)).toEqual(['fragment']);
   });
 
-  it('fence: tool-schema text is served', () => {
-    const f = frame({ served: [...frame().served, { source: 'tool-schema', message: -1, text: 'backup_status: statuses such as degraded-mode', toolName: 'backup_status' }] });
+  it('fence: tool-schema text is served, except its example values', () => {
+    const f = frame({ served: [...frame().served, { source: 'tool-schema', message: -1, text: 'backup_status: modes are degraded-mode and normal-mode, e.g. degraded-mode-2.', toolName: 'backup_status' }] });
     expect(run([call({ mode: 'degraded-mode' })], { frame: f }).findings).toEqual([]);
+    expect(run([call({ mode: 'degraded-mode-2' })], { frame: f }).findings.map((x) => x.grounding)).toEqual(['nowhere']);
   });
 
   it('fence: a declared enum value passes, from the declaration or from offered tool definitions', () => {
@@ -166,11 +175,16 @@ describe('regression: the served-text index answers exactly like a scan', () => 
     const big = JSON.stringify(ids.map((id) => ({ machine_id: id, note: 'x'.repeat(200) })));
     const f = frame({ served: [...frame().served, { source: 'tool-result', message: 3, text: big }] });
     const args: Record<string, string> = Object.fromEntries(ids.map((id, i) => [`a${i}`, id.toUpperCase()]));
-    args.spanning = 'db-0007","note'; // not a whole token: found by the scan, not the index
+    args.spanning = 'db-0007","note'; // not a whole token: found by the scan, not the index (a fragment)
     args.inside = 'b-00'; // a fragment inside a token
+    args.segments = 'x'.repeat(200); // a whole JSON leaf
     args.missing = 'srv-db-9999';
     const out = run([call(args)], { frame: f });
-    expect(out.findings.map((x) => x.predicate)).toEqual(['args.missing']);
-    expect(out.tally.checked).toBe(203);
+    expect(out.findings.map((x) => [x.predicate, x.grounding])).toEqual([
+      ['args.spanning', 'fragment'],
+      ['args.inside', 'fragment'],
+      ['args.missing', 'nowhere'],
+    ]);
+    expect(out.tally.checked).toBe(204);
   });
 });

@@ -8,8 +8,12 @@ import { FIXTURES_DIR, fixturePaths } from '../helpers/fixtures.js';
 import { DEMO, DEMO_DECLARATIONS } from './helpers.js';
 
 const CLEAN = [...fixturePaths('traceloop-openai', 'clean-control'), '--declarations', join(FIXTURES_DIR, 'declarations.yaml')];
-/** The scripted scenario whose only finding is an advisory empty-lookup. */
-const ADVISORY_ONLY = [join(FIXTURES_DIR, 'scenarios', 'empty-lookup-fragment.otlp.json'), '--declarations', join(FIXTURES_DIR, 'scenarios', 'declarations.yaml')];
+/**
+ * A quality case whose only finding is an advisory empty-lookup (the empty-lookup-fragment scenario
+ * also files a non-advisory `fragment` unsupported-argument since issue 9 §4).
+ */
+const ADVISORY_CASE = join('test', 'quality', 'cases', 'el-defect-producer-value-empty-list');
+const ADVISORY_ONLY = [join(ADVISORY_CASE, 'trace.otlp.json'), '--declarations', join(ADVISORY_CASE, 'declarations.yaml')];
 
 describe('check --fail-on', () => {
   it('the codes are 0 ok, 1 findings, 2 usage, 3 internal', () => {

@@ -11,6 +11,7 @@ import { CLAIM_CASES } from './unsupported-claim.js';
 import { REFUSAL_CASES } from './refusal-asserts-absence.js';
 import { MORE_VALUE_CASES } from './values-more.js';
 import { REFUSAL_ATTRIBUTION_CASES } from './refusal-asserts-absence-attribution.js';
+import { MORE_ARGUMENT_CASES } from './arguments-more.js';
 
 export const ALL_CASES: CaseSpec[] = [
   ...DANGLING_CASES,
@@ -23,4 +24,5 @@ export const ALL_CASES: CaseSpec[] = [
   ...REFUSAL_CASES,
   ...MORE_VALUE_CASES,
   ...REFUSAL_ATTRIBUTION_CASES,
+  ...MORE_ARGUMENT_CASES,
 ];

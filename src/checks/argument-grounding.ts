@@ -1,0 +1,97 @@
+// The grounding of one chosen argument value against the frame of the request that chose it, in
+// a fixed order: a free-text phrase by case-insensitive substring; a phone by digits; an
+// identifier by WHOLE served token, then declared enum, app-asserted external ground, a value
+// served only by a tool that is not a declared producer (`wrong-producer`, advisory), a proper part
+// of a served token (`fragment`), a join of whole served tokens (`composed`, a pass), a date
+// computed from a served anchor and the user's relative phrase (`derived`, advisory); else
+// `assistant-only` or `nowhere`. Must never pass a fragment or call a computed date served.
+// Pure: no I/O, no clocks, no globals.
+
+import type { Frame, ServedString } from '../model/frame.js';
+import type { ExternalGround } from '../model/agent.js';
+import { ServedGrounds, type Place } from './argument-grounds.js';
+import { ServedPhones } from './argument-phones.js';
+import { composedOf, type ComposedPart } from './argument-composed.js';
+import { anchorsOf, derivedDate, isoDateOf, spansOf, type DerivedDate } from './argument-dates.js';
+import { isFragmentOf, phoneDigits, type JudgedValue } from './argument-identity.js';
+
+export type Verdict =
+  | { grounding: 'served' }
+  | { grounding: 'enum' }
+  | { grounding: 'external'; ground: ExternalGround }
+  | { grounding: 'composed'; parts: ComposedPart[] }
+  | { grounding: 'wrong-producer'; served: ServedString }
+  | { grounding: 'fragment'; place: Place }
+  | { grounding: 'derived'; derived: DerivedDate }
+  | { grounding: 'unserved' };
+
+/** One request's frame, with what grounding needs built on first use. */
+export class FrameGrounds {
+  readonly served: ServedGrounds;
+  private phones: ServedPhones | undefined;
+  private dates: { anchors: ReturnType<typeof anchorsOf>; spans: ReturnType<typeof spansOf> } | undefined;
+  private externalLower: { g: ExternalGround; lower: string }[] | undefined;
+
+  constructor(
+    private readonly frame: Frame,
+    values: number,
+  ) {
+    this.served = new ServedGrounds(frame.served, values);
+  }
+
+  private external(): { g: ExternalGround; lower: string }[] {
+    return (this.externalLower ??= this.frame.external.filter((g) => g.value.trim() !== '' && g.source.trim() !== '').map((g) => ({ g, lower: g.value.toLowerCase() })));
+  }
+
+  private phoneGrounds(): ServedPhones {
+    return (this.phones ??= new ServedPhones(() => this.served.texts()));
+  }
+
+  private dateGrounds() {
+    if (!this.dates) {
+      const texts = this.served.texts();
+      const user = texts.filter((t) => t.served.source === 'user').map((t) => t.text);
+      const spans = spansOf(user);
+      this.dates = { anchors: spans.length > 0 ? anchorsOf(texts) : [], spans };
+    }
+    return this.dates;
+  }
+
+  /**
+   * Grounds one judged value. `producers` are the declared producers of its argument; `enums` the
+   * tool's declared enum values (lower-cased).
+   */
+  ground(value: JudgedValue, producers: readonly string[], enums: ReadonlySet<string>): Verdict {
+    const needle = value.text.toLowerCase();
+    if (enums.has(needle)) return { grounding: 'enum' };
+    if (value.form === 'phrase') {
+      if (this.served.containsPhrase(needle)) return { grounding: 'served' };
+      return this.externalOrUnserved(needle);
+    }
+    if (value.form === 'phone') {
+      if (this.served.containsPhrase(needle) || this.phoneGrounds().find(phoneDigits(value.text)!)) return { grounding: 'served' };
+      return this.externalOrUnserved(needle);
+    }
+    const fromProducer = (s: ServedString) => s.source !== 'tool-result' || s.toolName === undefined || producers.includes(s.toolName);
+    const located = this.served.locate(needle, fromProducer);
+    if (located.accepted) return { grounding: 'served' };
+    const external = this.external().find((e) => e.lower.includes(needle));
+    if (external) return { grounding: 'external', ground: external.g };
+    if (located.whole) return { grounding: 'wrong-producer', served: located.whole };
+    if (located.fragment && isFragmentOf(value, located.fragment.token ?? '')) return { grounding: 'fragment', place: located.fragment };
+    const parts = composedOf(needle, (part) => this.served.locate(part).whole);
+    if (parts) return { grounding: 'composed', parts };
+    const date = isoDateOf(value.text);
+    if (date !== undefined) {
+      const { anchors, spans } = this.dateGrounds();
+      const derived = derivedDate(date, anchors, spans);
+      if (derived) return { grounding: 'derived', derived };
+    }
+    return { grounding: 'unserved' };
+  }
+
+  private externalOrUnserved(needle: string): Verdict {
+    const external = this.external().find((e) => e.lower.includes(needle));
+    return external ? { grounding: 'external', ground: external.g } : { grounding: 'unserved' };
+  }
+}

@@ -1,0 +1,71 @@
+// Pins issue 9 §4 in `empty-lookup`: a value that is only a proper part of a token a declared
+// producer served is reported as `fragment`, naming the whole token, and the message no longer
+// calls it "a value the tool served"; producer results are compared JSON-decoded; the named
+// `argumentsFrom` form judges only named arguments, each against its own producers.
+import { describe, it, expect } from 'vitest';
+import { emptyLookups, type ProducerResult } from '../../src/checks/empty-lookup.js';
+import { ledgerRowOf } from '../../src/runs/ledger-row.js';
+import type { ToolExecution } from '../../src/model/agent.js';
+import type { ToolDeclaration } from '../../src/declarations/types.js';
+
+const span = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '9a1c2b3d4e5f6071' };
+const MACHINES: ProducerResult = {
+  toolName: 'list_machines',
+  callId: 'call_lm_001',
+  request: 1,
+  text: '[{"machine_id":"srv-db-primary-04","hostname":"dbp04"},{"machine_id":"srv-web-edge-11","hostname":"web11"}]',
+};
+const SITES: ProducerResult = { toolName: 'list_sites', callId: 'call_ls_001', request: 1, text: '["fra-1","lon-3"]' };
+
+function run(args: unknown, declaration: ToolDeclaration, producerResults: ProducerResult[] = [MACHINES, SITES]) {
+  const execution: ToolExecution = {
+    kind: 'tool-execution',
+    span,
+    convention: 'genai-semconv',
+    tenant: 'acme',
+    callId: 'call_bj_002',
+    toolName: 'backup_jobs',
+    arguments: args,
+    result: '[]',
+    status: 'ok',
+    startTimeUnixNano: 1_790_000_000_000_000_000n,
+    endTimeUnixNano: 1_790_000_000_300_000_000n,
+  };
+  return emptyLookups({ row: ledgerRowOf(execution, declaration, 2), declaration, producerResults });
+}
+
+describe('empty-lookup: whole tokens and fragments', () => {
+  it('a fragment of a served id names the whole token and never says the tool served the value', () => {
+    const out = run({ machine_id: 'db-primary' }, { argumentsFrom: ['list_machines'] });
+    expect(out.findings).toHaveLength(1);
+    const f = out.findings[0]!;
+    expect(f).toMatchObject({ kind: 'empty-lookup', advisory: true, grounding: 'fragment', value: 'db-primary' });
+    expect(f.message).toContain('which is only part of "srv-db-primary-04", a value \'list_machines\' served earlier');
+    expect(f.message).not.toContain('machine_id = "db-primary", a value');
+    expect(f.witnesses[1]).toMatchObject({ stratum: 'served', value: 'srv-db-primary-04' });
+  });
+
+  it('a producer result is compared decoded: an id behind a \\u escape is served whole', () => {
+    const escaped: ProducerResult = { ...MACHINES, text: '{"body":"{\\"machine_id\\":\\"\\u0073rv-db-primary-04\\"}"}' };
+    const out = run({ machine_id: 'srv-db-primary-04' }, { argumentsFrom: ['list_machines'] }, [escaped]);
+    expect(out.findings.map((f) => [f.value, f.grounding])).toEqual([['srv-db-primary-04', undefined]]);
+  });
+});
+
+describe('empty-lookup: argumentsFrom, named form', () => {
+  const named: ToolDeclaration = { argumentsFrom: ['list_machines', 'list_sites'], argumentSources: { machine_id: ['list_machines'], site: ['list_sites'] } };
+
+  it('judges only named arguments, each against its own producers', () => {
+    const out = run({ machine_id: 'srv-web-edge-11', site: 'fra-1', query: 'srv-db-primary-04 nightly' }, named);
+    expect(out.findings.map((f) => [f.predicate, f.subjects[1]!.id])).toEqual([
+      ['args.machine_id', 'list_machines'],
+      ['args.site', 'list_sites'],
+    ]);
+    expect(out.tally.checked).toBe(2);
+  });
+
+  it('a value served only by another argument\'s producer does not count', () => {
+    const out = run({ site: 'srv-web-edge-11' }, named);
+    expect(out.findings).toEqual([]);
+  });
+});
