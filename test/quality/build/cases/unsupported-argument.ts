@@ -399,4 +399,26 @@ export const ARGUMENT_CASES: CaseSpec[] = [
       },
     ],
   },
+  {
+    name: 'ua-clean-json-inside-json',
+    shape: 'traceloop',
+    check: 'unsupported-argument',
+    class: 'an id served inside a JSON string inside a JSON result (walked, not read raw)',
+    kind: 'clean',
+    note: 'The event bus wraps its payload as a JSON string; srv-db-09 is served there, escaped once more.',
+    expect: [],
+    system: BACKUP_SYSTEM,
+    tools: offer('list_machines', 'backup_jobs'),
+    declarations: declarations([declare('list_machines'), declare('backup_jobs', { argumentsFrom: ['list_machines'] })]),
+    turns: [
+      {
+        user: 'Which machine was added last, and what jobs does it have?',
+        steps: [
+          { calls: [{ name: 'list_machines', args: { customer: 'acme' }, result: { event: 'machine.added', payload: JSON.stringify({ machine_id: 'srv-db-09', hostname: 'db-analytics', protected: true }) } }] },
+          { calls: [{ name: 'backup_jobs', args: { machine_id: 'srv-db-09' }, result: [{ job: 'nightly-db-analytics-full', status: 'ok' }] }] },
+        ],
+        answer: 'The last machine added is srv-db-09 (db-analytics); it has one job, nightly-db-analytics-full, last run ok.',
+      },
+    ],
+  },
 ];
