@@ -20,6 +20,7 @@ import { CONTENT_NOT_CAPTURED } from './catalog.js';
 import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
+import { GROUNDING_ASSISTANT_ONLY, GROUNDING_DERIVED, GROUNDING_NOWHERE } from '../findings/names.js';
 import { buildEvidenceIndex, extractDataTokens, scanDataTokens, DEFAULT_MAX_ANSWER_TOKENS, DEFAULT_MAX_INDEX_TOKENS, type DataToken } from './data-tokens.js';
 import { buildFormIndex, findValueForms, type ValueForm } from './value-forms.js';
 import { answerNumber, collectNumbers, hedgedIn, meetByRoundingOrUnit, sortNumbers, type ServedNumber, type SortedNumbers } from './value-numbers.js';
@@ -87,7 +88,7 @@ export interface UnsupportedValueOutcome extends CheckOutcome {
 }
 
 /** `footprint.finding.grounding` of this check's findings; `derived` is advisory. */
-export type ValueGrounding = 'assistant-only' | 'nowhere' | 'derived';
+export type ValueGrounding = typeof GROUNDING_ASSISTANT_ONLY | typeof GROUNDING_NOWHERE | typeof GROUNDING_DERIVED;
 
 /** One value of the answer to judge: a data token, or a date, time or phone in a canonical form. */
 interface AnswerValue {
@@ -288,7 +289,7 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
       findings.push(derivedFinding(input, v, derived, results));
       continue;
     }
-    const grounding: ValueGrounding = writtenIndex && lookupAll(v, writtenIndex) !== undefined ? 'assistant-only' : 'nowhere';
+    const grounding: ValueGrounding = writtenIndex && lookupAll(v, writtenIndex) !== undefined ? GROUNDING_ASSISTANT_ONLY : GROUNDING_NOWHERE;
     findings.push(buildFinding(input, v, grounding, results.length, evidence.size));
   }
   return { findings, tally, grounded, exempt, ...(incompleteReasons.length > 0 ? { incomplete: incompleteReasons.join('; ') } : {}) };
@@ -338,14 +339,14 @@ function derivedFinding(input: UnsupportedValueInput, v: AnswerValue, d: Derivat
     witnesses,
     advisory: true,
     span: input.span,
-    grounding: 'derived' satisfies ValueGrounding,
+    grounding: GROUNDING_DERIVED satisfies ValueGrounding,
   };
 }
 
 function buildFinding(input: UnsupportedValueInput, token: AnswerValue, grounding: ValueGrounding, resultCount: number, indexed: number): Finding {
   const q = quoteText(token.raw, input.bounds.quotedValueChars);
   const witnesses: Witness[] = [{ subject: 'answer final', predicate: token.key, value: q, stratum: 'chosen', provenance: 'the final answer as the model wrote it' }];
-  if (grounding === 'assistant-only') {
+  if (grounding === GROUNDING_ASSISTANT_ONLY) {
     witnesses.push({ subject: 'frame', predicate: token.key, value: q, stratum: 'written', provenance: "the model's own earlier answers or tool-call arguments in the window (never a source)" });
   }
   witnesses.push({
@@ -356,7 +357,7 @@ function buildFinding(input: UnsupportedValueInput, token: AnswerValue, groundin
     provenance: `held by none of the ${resultCount} tool result(s) in the answering request's window (${indexed} data token(s) indexed, compared token for token) and by no user or system message`,
   });
   const message =
-    grounding === 'assistant-only'
+    grounding === GROUNDING_ASSISTANT_ONLY
       ? `The answer states "${q}", and the only place that value appears in the window it was written from is the model's own earlier writing (its answers or tool-call arguments), which is not a source: no tool result, user or system message contains it, so check where it came from before relying on it. ${NOTHING_BLOCKED}`
       : `The answer states "${q}", but no tool result in the window it was written from contains that value (compared token for token) and no user or system message supplied it, so check where it came from before relying on it. ${NOTHING_BLOCKED}`;
   return {
