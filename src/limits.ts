@@ -95,3 +95,21 @@ export const VALUE_SEARCH_LIMITS = Object.freeze({
   /** Distinct canonical form keys indexed per window (past it the index says truncated). */
   maxFormKeys: 200_000,
 });
+
+/** Bounds of "Explain this answer" (src/explain): the shown map and the service's retention of traces to explain. */
+export const EXPLAIN_LIMITS = Object.freeze({
+  /** Serialized characters of one shown leaf; longer is withheld as `too-large`. */
+  maxShownLeafChars: 2048,
+  /** Serialized UTF-8 bytes of the whole shown map; past it one `#more` entry stands for the rest. */
+  maxShownBytes: 64 * 1024,
+  /** Traces whose spans the service keeps to explain (least recently written dropped first). */
+  maxTraces: 500,
+  /** Spans kept per trace to explain; past it the trace's record says so. */
+  maxSpansPerTrace: 2000,
+  /** Log records kept per trace to explain. */
+  maxLogsPerTrace: 8000,
+  /** Estimated bytes of every kept trace together. */
+  maxBytes: 64 * 1024 * 1024,
+  /** A kept trace is dropped this long after it was last written to, in milliseconds. */
+  idleMs: 60 * 60 * 1000,
+});

@@ -3,7 +3,8 @@
 // one clause at a time, and the words each clause is about (for attributing it to a read). A
 // clause that in the same breath admits the failure ("couldn't access", "permission", "denied",
 // "unable to check") or negates the negation ("that doesn't mean there are none") asserts nothing;
-// a hedge also withdraws the absence of the sentence just before it. Conditionals and questions
+// a hedge also withdraws the absence of the sentence just before it, and an admission about the
+// same read, in the same or the next sentence, is read by the check (absence-reads attribution). Conditionals and questions
 // assert nothing. English only, rules fixed and documented (docs/checks-answer.md). Pure: no I/O,
 // no clocks, no globals; telemetry text is matched, never executed or trusted.
 
@@ -17,6 +18,8 @@ export interface AbsenceClause {
   said: string;
   /** The content words of the clause, folded (lower case, plural and possessive stripped): what it is about. */
   words: string[];
+  /** 1-based sentence of the answer the clause is in. */
+  sentence: number;
 }
 
 /** Code points of an answer read for absence clauses; the rest is not read. */
@@ -30,6 +33,11 @@ const ABSENCE_CUES: readonly RegExp[] = [
   /\b(?:there|here)(?:\s+(?:is|are|was|were|seem\s+to\s+be|appear\s+to\s+be)|'s|'re)\s+(?:no|none|nothing)\b/,
   /\bthere\s+(?:isn't|aren't|wasn't|weren't|is\s+not|are\s+not|was\s+not|were\s+not|doesn't\s+seem\s+to\s+be)\s+(?:any|a|an|one)\b/,
   /\b(?:has|have|had|holds?|contains?|shows?|lists?|returned|returns)\s+(?:no|zero)\b/,
+  /\bthere\s+(?:haven't|hasn't|hadn't|have\s+not|has\s+not|had\s+not)\s+been\s+(?:any|a|an|one)\b/,
+  /\b(?:has|have|had)\s+been\s+(?:no|none|nothing|zero)\b/,
+  /\b(?:hasn't|haven't|hadn't|has\s+not|have\s+not|had\s+not)\s+(?:had|got|gotten|seen|recorded|logged|run|shown|returned|reported)\s+(?:any|a|an|one)\b/,
+  /\b(?:isn't|aren't|wasn't|weren't|is\s+not|are\s+not|was\s+not|were\s+not)\s+any\b/,
+  /\bnot\s+(?:a\s+)?single\b/,
   /\b(?:doesn't|does\s+not|don't|do\s+not|didn't|did\s+not|hasn't|haven't|hadn't)\s+(?:have|hold|contain|show|list|return|got)\s+(?:any|a|an)\b/,
   /\b(?:i|we)\s+(?:found|find|see|saw|located|got|get)\s+(?:no|zero|nothing|none)\b/,
   /\b(?:i|we)\s+(?:didn't|did\s+not|don't|do\s+not|couldn't|could\s+not|can't|cannot|was\s+unable\s+to|were\s+unable\s+to)\s+(?:find|see|locate|spot)\b/,
@@ -71,6 +79,7 @@ const HEDGES: readonly RegExp[] = [
   /\bnot\s+necessarily\b/,
   /\b(?:can't|cannot|can\s+not|couldn't|could\s+not)\s+(?:rule\s+out|be\s+sure|say\s+(?:for\s+sure|for\s+certain|whether|if|that|there)|tell\s+(?:whether|if))\b/,
   /\b(?:may|might|could)\s+(?:still\s+)?(?:exist|be\s+(?:some|there|missing|incomplete|partial|more|others?)|have\s+(?:some|missed))\b/,
+  /\b(?:may|might|could)\s+be\s+(?:due\s+to|because|caused\s+by|a\s+result\s+of)\b/,
   /\b(?:may|might|could)\s+still\b|\bthere\s+(?:may|might|could)\s+(?:well\s+)?be\b/,
   /\b(?:may|might)\s+not\s+be\s+(?:complete|exhaustive|accurate|the\s+full)\b/,
   /\b(?:is|are|may\s+be|might\s+be|could\s+be)\s+(?:incomplete|partial|unverified|inconclusive)\b/,
@@ -174,28 +183,55 @@ function saidOf(clause: string, cue: RegExpExecArray): string {
   let start = cue.index;
   while (start < clause.length && /[^\p{L}\p{N}]/u.test(clause[start]!)) start++;
   const rest = clause.slice(cue.index + cue[0].length);
-  const words = rest.match(/^(?:\s*[\p{L}\p{N}][\p{L}\p{N}'_\-./]*){0,5}/u)?.[0] ?? '';
+  // Words are separated by blanks, so the match is linear (no two ways to split one word).
+  const words = rest.match(/^(?:\s*[\p{L}\p{N}][\p{L}\p{N}'_\-./]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}'_\-./]*){0,4})?/u)?.[0] ?? '';
   const stop = words.search(/\s(?:for|of|on|in|at|from|to|by|with|since|during|under|about|that|which|who|because|so|and|or|were|was|is|are|has|have)\b/i);
   const tail = stop >= 0 ? words.slice(0, stop) : words;
   return clause.slice(start, cue.index + cue[0].length + tail.length).replace(/[\s.,;:!?)\]"']+$/u, '').trim();
 }
 
 /** The clauses of an answer that assert absence, and what each is about. */
-export function absenceClauses(answer: string): AbsenceClause[] {
-  const out: (AbsenceClause & { sentence: number })[] = [];
+/** A clause of the answer that admits a read failed ("the incident lookup returned an error"). */
+export interface AdmissionClause {
+  clause: string;
+  index: number;
+  /** 1-based sentence of the answer. */
+  sentence: number;
+  words: string[];
+}
+
+/** What the answer asserts absent, and where it admits failures (to tell which read each admission is about). */
+export interface AnswerReading {
+  absences: AbsenceClause[];
+  admissions: AdmissionClause[];
+}
+
+/** Reads an answer's absence clauses and its admissions of failure. */
+export function readAnswer(answer: string): AnswerReading {
+  const absences: AbsenceClause[] = [];
+  const admissions: AdmissionClause[] = [];
   for (const c of clausesOf(answer)) {
     const folded = fold(c.text);
     if (HEDGES.some((re) => re.test(folded))) {
       // A hedge withdraws this clause and the absence asserted by its sentence and the one before.
-      while (out.length > 0 && out[out.length - 1]!.sentence >= c.sentence - 1) out.pop();
+      while (absences.length > 0 && absences[absences.length - 1]!.sentence >= c.sentence - 1) absences.pop();
+      continue;
+    }
+    const words = [...new Set(contentWords(c.text))];
+    if (ADMITS_FAILURE.some((re) => re.test(folded))) {
+      admissions.push({ clause: c.text, index: c.index, sentence: c.sentence, words });
       continue;
     }
     const cue = firstCue(folded);
     if (!cue) continue;
-    if (ADMITS_FAILURE.some((re) => re.test(folded))) continue;
     if (/\?\s*$/.test(c.text)) continue;
     if (SUPPOSES.test(folded.slice(0, cue.index))) continue;
-    out.push({ clause: c.text, index: c.index, said: saidOf(c.text, cue), words: [...new Set(contentWords(c.text))], sentence: c.sentence });
+    absences.push({ clause: c.text, index: c.index, said: saidOf(c.text, cue), words, sentence: c.sentence });
   }
-  return out.map(({ sentence: _sentence, ...clause }) => clause);
+  return { absences, admissions };
+}
+
+/** The clauses of an answer that assert absence, and what each is about. */
+export function absenceClauses(answer: string): AbsenceClause[] {
+  return readAnswer(answer).absences;
 }

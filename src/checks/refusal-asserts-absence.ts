@@ -14,7 +14,7 @@ import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/findin
 import type { LedgerRow } from '../model/ledger.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
-import { absenceClauses, type AbsenceClause } from './absence-clauses.js';
+import { readAnswer, type AbsenceClause, type AdmissionClause } from './absence-clauses.js';
 import { attributeClause, establishedAbsence, readWords, turnReads, type TurnRead } from './absence-reads.js';
 
 export { refusalOf, type Refusal } from './absence-reads.js';
@@ -36,10 +36,22 @@ export interface RefusalAssertsAbsenceInput {
 const NOTHING_BLOCKED = 'Nothing here blocked the answer.';
 
 /** The reads each absence clause blames: refused reads it is about, never one a successful read shares the blame with. */
-export function blamedReads(clauses: readonly AbsenceClause[], reads: readonly TurnRead[]): Map<TurnRead, { clause: AbsenceClause; shared: string[] }> {
+export function blamedReads(
+  clauses: readonly AbsenceClause[],
+  reads: readonly TurnRead[],
+  admissions: readonly AdmissionClause[] = [],
+): Map<TurnRead, { clause: AbsenceClause; shared: string[] }> {
   const blamed = new Map<TurnRead, { clause: AbsenceClause; shared: string[] }>();
   const words = new Map<TurnRead, Map<string, number>>();
   const wordsOf = (r: TurnRead) => words.get(r) ?? words.set(r, readWords(r.row)).get(r)!;
+  // Reads the answer itself says failed, by sentence: an absence about one of them in the same or
+  // the previous sentence is reported with its failure ("No incidents, but the incident lookup errored").
+  const admitted = admissions.map((a) => {
+    const about = attributeClause({ clause: a.clause, index: a.index, said: '', words: a.words, sentence: a.sentence }, reads, wordsOf);
+    // An admission that names no read ("I got an error") is about every refused read.
+    return { sentence: a.sentence, reads: new Set(about.shared.length > 0 ? about.reads : reads.filter((r) => r.refusal !== undefined)) };
+  });
+  const admits = (r: TurnRead, sentence: number) => admitted.some((a) => (a.sentence === sentence || a.sentence === sentence + 1) && a.reads.has(r));
   for (const clause of clauses) {
     const { reads: about, shared } = attributeClause(clause, reads, wordsOf);
     if (shared.length > 0) {
@@ -49,7 +61,7 @@ export function blamedReads(clauses: readonly AbsenceClause[], reads: readonly T
       // About no read in particular, and a successful read found nothing: it may rest on that one.
       continue;
     }
-    for (const r of about) if (r.refusal !== undefined && !blamed.has(r)) blamed.set(r, { clause, shared });
+    for (const r of about) if (r.refusal !== undefined && !blamed.has(r) && !admits(r, clause.sentence)) blamed.set(r, { clause, shared });
   }
   return blamed;
 }
@@ -69,7 +81,8 @@ export function refusalAssertsAbsence(input: RefusalAssertsAbsenceInput): CheckO
     return { findings, tally };
   }
   tally.checked = refused.length;
-  const blamed = blamedReads(absenceClauses(input.answerText), reads);
+  const answer = readAnswer(input.answerText);
+  const blamed = blamedReads(answer.absences, reads, answer.admissions);
 
   const cap = input.quotedValueChars;
   for (const read of refused) {

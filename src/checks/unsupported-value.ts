@@ -97,6 +97,8 @@ interface AnswerValue {
   lookups: string[];
   /** A number token (gets the rounding, unit and arithmetic search). */
   number: boolean;
+  /** A phone's data tokens as written: it also passes when each of them is served as is. */
+  inner?: string[];
 }
 
 /** The answer's values: its forms, then every data token not only ever written inside one. */
@@ -106,8 +108,10 @@ function answerValues(answer: string, tokens: readonly DataToken[], forms: reado
   const seenForm = new Set<string>();
   for (const f of forms) {
     let holdsData = false;
+    const inner: string[] = [];
     scanDataTokens(f.raw, (t) => {
       holdsData = true;
+      inner.push(t.key);
       inForms.set(t.key, (inForms.get(t.key) ?? 0) + 1);
       return true;
     });
@@ -115,7 +119,13 @@ function answerValues(answer: string, tokens: readonly DataToken[], forms: reado
     // A percentage with decimals is data by itself (`99.5%` is not `99.95%`).
     if ((!holdsData && f.kind !== 'percent') || seenForm.has(f.key)) continue;
     seenForm.add(f.key);
-    out.push({ key: f.key, raw: f.raw, lookups: f.kind === 'phone' ? [f.key, ...f.lookups] : f.lookups, number: f.kind === 'percent' });
+    out.push({
+      key: f.key,
+      raw: f.raw,
+      lookups: f.kind === 'phone' ? [f.key, ...f.lookups] : f.lookups,
+      number: f.kind === 'percent',
+      ...(f.kind === 'phone' && inner.length > 0 ? { inner } : {}),
+    });
   }
   const everywhere = new Map<string, number>();
   scanDataTokens(answer, (t) => {
@@ -176,7 +186,7 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
     numbers: SortedNumbers;
     truncated: boolean;
   }
-  let pools: { served: Pool; exempt: Pool; operands: ServedNumber[] } | undefined;
+  let pools: { served: Pool; exempt: Pool; operands: ServedNumber[]; one: ServedNumber | undefined } | undefined;
   const numberPools = () => {
     if (pools) return pools;
     const served = collectNumbers(results, L.maxServedNumbers);
@@ -189,6 +199,7 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
       served: { numbers: sortNumbers(served.numbers), truncated: served.truncated },
       exempt: { numbers: sortNumbers(exemptNumbers.numbers), truncated: exemptNumbers.truncated },
       operands: arithmeticOperands([...fromResults, ...fromExempt], L.maxPairOperands),
+      one: [...fromResults, ...fromExempt].find((n) => n.value === 1),
     });
   };
 
@@ -229,7 +240,7 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
   let searched = 0;
 
   for (const v of values) {
-    const at = lookupAll(v, evidence) ?? lookupAll(v, formIndex());
+    const at = lookupAll(v, evidence) ?? lookupAll(v, formIndex()) ?? innerServed(v, evidence);
     if (at !== undefined) {
       ground(v, at);
       continue;
@@ -263,7 +274,7 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
           note(numbersReason);
           continue;
         }
-        if (!indexIncomplete) derived = deriveNumber(t, p.operands, L);
+        if (!indexIncomplete) derived = deriveNumber(t, p.operands, L, p.one);
       }
     }
     if (indexIncomplete || formIndex().truncated || exemptFormIndex().truncated) {
@@ -281,6 +292,17 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
     findings.push(buildFinding(input, v, grounding, results.length, evidence.size));
   }
   return { findings, tally, grounded, exempt, ...(incompleteReasons.length > 0 ? { incomplete: incompleteReasons.join('; ') } : {}) };
+}
+
+/** A phone-shaped run whose every data token a result served as is (the last one's position), if so. */
+function innerServed(v: AnswerValue, evidence: { lookup(key: string): number | undefined }): number | undefined {
+  if (!v.inner) return undefined;
+  let at: number | undefined;
+  for (const k of v.inner) {
+    at = evidence.lookup(k);
+    if (at === undefined) return undefined;
+  }
+  return at;
 }
 
 function operandSource(n: ServedNumber, results: readonly WindowResult[], cap: number): string {

@@ -2,7 +2,8 @@
 // the sum, difference, product or ratio (also as a percentage) of two served numbers, or the sum,
 // difference or product of three, is `derived` — with the formula as its witness. The search is
 // bounded (VALUE_SEARCH_LIMITS: operands for two, operands for three) so a big window stays cheap;
-// 0 and 1 are never operands (they derive anything from itself). Exact, or to the decimals the
+// 0 is never an operand and 1 only the numerator of a ratio (as a term they would make a served
+// number's off-by-one, or the number itself, "derived"). Exact, or to the decimals the
 // answer states (to its trailing zeros only when hedged). Pure: no I/O, no clocks, no globals.
 
 import { meetsNumber, type AnswerNumber, type ServedNumber } from './value-numbers.js';
@@ -42,7 +43,7 @@ export function arithmeticOperands(pool: readonly ServedNumber[], max: number): 
  * The first formula over the operands that gives the answer number, two operands before three,
  * or undefined. `operands` is tried in order; only the first `maxTripleOperands` make triples.
  */
-export function deriveNumber(t: AnswerNumber, operands: readonly ServedNumber[], bounds: DerivationBounds): Derivation | undefined {
+export function deriveNumber(t: AnswerNumber, operands: readonly ServedNumber[], bounds: DerivationBounds, one?: ServedNumber): Derivation | undefined {
   const rounding = t.hedged ? 'full' : 'fine';
   const meets = (v: number) => Number.isFinite(v) && meetsNumber(t, v, rounding);
   const pair = operands.slice(0, bounds.maxPairOperands);
@@ -61,6 +62,14 @@ export function deriveNumber(t: AnswerNumber, operands: readonly ServedNumber[],
       if (meets(a.value - b.value)) return found(`${w(a)} − ${w(b)}`, [a, b], a.value - b.value);
       if (meets(a.value / b.value)) return found(`${w(a)} ÷ ${w(b)}`, [a, b], a.value / b.value);
       if (meets((a.value / b.value) * 100)) return found(`${w(a)} ÷ ${w(b)} × 100`, [a, b], (a.value / b.value) * 100);
+    }
+  }
+  // A served 1 is an operand of a ratio only ("1 of 8 jobs: 12.5%"); as a term it would make every
+  // off-by-one of a served number "derived".
+  if (one) {
+    for (const b of pair) {
+      if (meets(1 / b.value)) return found(`${w(one)} ÷ ${w(b)}`, [one, b], 1 / b.value);
+      if (meets(100 / b.value)) return found(`${w(one)} ÷ ${w(b)} × 100`, [one, b], 100 / b.value);
     }
   }
   const triple = pair.slice(0, bounds.maxTripleOperands);

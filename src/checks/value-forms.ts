@@ -44,6 +44,7 @@ const CLOCK = /(?<![\w:.])(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([ap])(?:m|\.m\.)(
 /** A phone-shaped run: optional +, digit groups split by blanks, dots, dashes or parentheses. */
 const PHONE = /(?<![\w+.\-/:])(\+?\(?\d[\d \t().-]{8,}\d)(?![\w.\-/:]?\d)/g;
 const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+const PHONE_SHAPE = /^(?:\+|\(\d{2,4}\)|\d{2,4}(?:-\d{2,4}){2,4}$|\d{2,4}(?:\.\d{2,4}){2,4}$|\d{3} \d{3} \d{4}$)/;
 /** A percentage with decimals and at least three digits (`99.5%`, `12.5 %`): data, however few digits. */
 const PERCENT = /(?<![\w.\-:/])(\d{1,3}\.\d+)\s?%/g;
 /** Cheap pre-test: a text with a form has a digit beside a separator a form needs (or ten digits in a row). */
@@ -132,8 +133,10 @@ export function findValueForms(text: string, max: number): ValueForm[] {
     if (IPV4.test(raw)) continue;
     const digits = raw.replace(/\D/g, '');
     const lookups = phoneKeys(digits);
-    // A phone needs a separator or a leading +: a bare run of digits is a number, not a phone.
-    if (lookups.length === 0 || !/[\s().+-]/.test(raw)) continue;
+    // A phone has a phone's shape: a leading + or an area code in parentheses, or groups joined by
+    // one kind of dash or dot, or 3-3-4 digits split by single blanks. A bare run of digits is a
+    // number, and numbers in a table row (`1840 920 310`) are not a phone.
+    if (lookups.length === 0 || !PHONE_SHAPE.test(raw)) continue;
     push({ kind: 'phone', raw, key: digits, lookups, start: m.index, end: m.index + raw.length });
   }
   for (const m of s.matchAll(PERCENT)) {
@@ -227,7 +230,11 @@ export function buildFormIndex(sources: readonly FormSource[], maxKeys: number):
       }
       const leaf = value;
       if (!MAY_HOLD_FORM.test(leaf)) return true;
-      for (const f of findValueForms(leaf, maxKeys)) for (const k of f.lookups) if (!add(k, at)) return false;
+      for (const f of findValueForms(leaf, maxKeys)) {
+        for (const k of f.lookups) if (!add(k, at)) return false;
+        // A served 10:30:00 also serves 10:30 (as a served date-time does).
+        if (f.kind === 'time' && f.key.length === 8 && !add(f.key.slice(0, 5), at)) return false;
+      }
       for (const m of leaf.matchAll(/(?<![\w.])\+?(\d{10,15})(?![\w.]?\d)/g)) for (const k of phoneKeys(m[1]!)) if (!add(k, at)) return false;
       return true;
     });

@@ -12,6 +12,7 @@ import { FootprintCore, type Redaction } from '../runs/footprint.js';
 import { spanKey, type SpanData, type SpanEventData } from '../model/telemetry.js';
 import type { Declarations } from '../declarations/types.js';
 import { renderJson, renderText, type CheckReport } from './report.js';
+import { writeExplainPage } from '../explain/page.js';
 import { argsErrorReason } from './args.js';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { DEFAULT_WIDTH } from './wrap.js';
@@ -25,13 +26,14 @@ export interface CliResult {
   stderr: string;
 }
 
-export const CHECK_USAGE = `usage: footprint-otel check FILE... [--declarations FILE] [--format text|json] [--write FILE] [--redaction quote|hash|omit] [--fail-on findings|advisory|never]
+export const CHECK_USAGE = `usage: footprint-otel check FILE... [--declarations FILE] [--format text|json] [--write FILE] [--redaction quote|hash|omit] [--fail-on findings|advisory|never] [--html FILE]
   FILE            OTLP/JSON traces or logs (ExportTraceServiceRequest / ExportLogsServiceRequest,
                   Tempo API output, or JSON lines mixing both)
   --declarations  tool declarations (YAML or JSON) that arm the checks
   --format        text (default) for people, json for machines: {"findings":[...]}
   --write FILE    write the spans back out as OTLP/JSON with the finding events added
   --redaction     how finding values are written: quote (default), hash or omit
+  --html FILE     write "Explain this answer" for every agent trace as one self-contained page
   --fail-on       when to exit ${EXIT.findings} (a CI gate): findings (any non-advisory finding),
                   advisory (any finding at all) or never (default)`;
 
@@ -41,6 +43,7 @@ const OPTIONS = {
   write: { type: 'string' },
   redaction: { type: 'string', default: 'quote' },
   'fail-on': { type: 'string', default: 'never' },
+  html: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -137,6 +140,10 @@ export function runCheck(argv: string[], io: CheckIo = {}): CliResult {
     } catch (e) {
       return fail(`cannot write ${values.write} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
+  }
+  if (values.html) {
+    const why = writeExplainPage(values.html, { spans, logs: doc.logs, result, traceIds: report.traces.map((t) => t.traceId), ...(declarations ? { declarations } : {}), redaction: values.redaction as Redaction });
+    if (why) return fail(why);
   }
   const stdout = values.format === 'json' ? `${renderJson(report)}\n` : renderText(report, io.width ?? DEFAULT_WIDTH);
   const counted = failOn === 'never' ? 0 : report.findings.filter((f) => failOn === 'advisory' || f.finding.advisory !== true).length;

@@ -7,6 +7,7 @@ import { runCheck, CHECK_USAGE } from './check.js';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { versionLine } from './version.js';
 import { outputWidth } from './wrap.js';
+import { nearest } from '../declarations/nearest.js';
 
 const USAGE = `usage: footprint-otel <command> [options]
 commands:
@@ -28,14 +29,16 @@ const COMMANDS: Record<string, Runner> = {
   help: async () => (process.stdout.write(`${USAGE}\n\n${CHECK_USAGE}\n\n${EXIT_CODES_HELP}\n`), EXIT.ok),
   version: async () => (process.stdout.write(`${versionLine()}\n`), EXIT.ok),
 };
-const ALIASES: Record<string, string> = { '--help': 'help', '-h': 'help', '--version': 'version', '-V': 'version', '-v': 'version' };
+const ALIASES: Record<string, string> = { '--help': 'help', '-h': 'help', '--version': 'version', '-V': 'version' };
 
 async function main(argv: string[]): Promise<number> {
   const [given, ...rest] = argv;
   const command = given === undefined ? undefined : (ALIASES[given] ?? given);
   const run = command !== undefined && Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (run) return run(rest);
-  process.stderr.write(`footprint-otel: ${given === undefined ? 'no command given' : `unknown command "${given}"`}\n${USAGE}\n`);
+  const near = given === undefined ? undefined : nearest(given.replace(/^-+/, ''), Object.keys(COMMANDS));
+  const reason = given === undefined ? 'no command given' : `unknown command "${given}"${near ? `; did you mean ${near}?` : ''}`;
+  process.stderr.write(`footprint-otel: ${reason}\n${USAGE}\n`);
   return EXIT.usage;
 }
 

@@ -65,3 +65,6 @@ export const ATTR_ANSWER_STANDING = 'footprint.answer.standing';
 export const ATTR_ANSWER_REASONS = 'footprint.answer.reasons';
 /** The statement: one clause per read of the turn, what was searched and every gap. */
 export const ATTR_ANSWER_STATEMENT = 'footprint.answer.statement';
+
+/** On each finding event, when the service has a public base URL: the finding's "Explain this answer" page. */
+export const ATTR_EXPLAIN_URL = 'footprint.explain.url';

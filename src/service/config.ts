@@ -61,6 +61,8 @@ export interface ServiceConfig {
   evaluations: boolean;
   limits: ServiceLimits;
   embedded: { runs: number; print: boolean };
+  /** Base URL people reach this service at: when set, finding events get footprint.explain.url. */
+  publicUrl: string | null;
 }
 
 export const DEFAULT_SERVICE_LIMITS: Readonly<ServiceLimits> = Object.freeze({
@@ -80,7 +82,9 @@ export const DEFAULT_SERVICE_LIMITS: Readonly<ServiceLimits> = Object.freeze({
 export function defaultServiceConfig(): ServiceConfig {
   return {
     listen: { host: '127.0.0.1', port: 4318 },
-    grpcListen: { host: '127.0.0.1', port: 4317 },
+    // gRPC only when asked for (--grpc-listen, grpcListen, FOOTPRINT_GRPC_LISTEN): a host with a
+    // collector or Jaeger already has 4317, and that must not stop the embedded default.
+    grpcListen: null,
     downstream: null,
     auth: { token: null },
     declarationsPath: null,
@@ -90,6 +94,7 @@ export function defaultServiceConfig(): ServiceConfig {
     evaluations: true,
     limits: { ...DEFAULT_SERVICE_LIMITS },
     embedded: { runs: 100, print: true },
+    publicUrl: null,
   };
 }
 
@@ -133,6 +138,7 @@ export const ConfigFileSchema = z.strictObject({
   evaluations: z.boolean().optional(),
   limits: LimitsFile.optional(),
   embedded: z.strictObject({ runs: posInt.optional(), print: z.boolean().optional() }).optional(),
+  publicUrl: httpUrl.optional(),
 });
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
@@ -317,6 +323,11 @@ export function loadServiceConfig(sources: ConfigSources = {}): ConfigResult {
   c.limits = { ...c.limits, ...stripUndefined(f.limits ?? {}) };
   if (f.embedded?.runs) c.embedded.runs = f.embedded.runs;
   if (f.embedded?.print !== undefined) c.embedded.print = f.embedded.print;
+  const publicUrl = env[N.ENV_PUBLIC_URL] ?? f.publicUrl;
+  if (publicUrl) {
+    if (/^https?:\/\/[^\s]+$/.test(publicUrl)) c.publicUrl = publicUrl.replace(/\/+$/, '');
+    else errors.push(`${N.ENV_PUBLIC_URL}: "${publicUrl.slice(0, 80)}" must be an http:// or https:// URL`);
+  }
 
   if (c.downstream && pointsAt(c.downstream.tracesUrl, c.listen)) errors.push(`downstream: ${c.downstream.tracesUrl} is this service's own listen address (a loop); point it at the collector's second receiver`);
   return errors.length ? { ok: false, errors } : { ok: true, config: c, warnings };

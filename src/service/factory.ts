@@ -13,9 +13,18 @@ import { defaultServiceConfig, loadServiceConfig, type ConfigResult, type Config
 import { createDownstream, type Downstream } from './downstream.js';
 import { FindingsStore } from './findings-store.js';
 import { GrpcReceiver } from './grpc-receiver.js';
-import { HttpReceiver } from './http-receiver.js';
+import { HttpReceiver, type HttpReceiverDeps } from './http-receiver.js';
 import { ServiceMetrics } from './metrics.js';
 import { Pipeline, type CoreLike, type LogFn } from './pipeline.js';
+import { ExplainStore, explainingCore, handleExplain } from './explain-routes.js';
+import { bindFailureLine, startSummary } from './start-summary.js';
+
+/** start() could not bind an address: `line` is the one line to show a person (names the flag). */
+export class BindError extends Error {
+  constructor(readonly line: string, cause: unknown) {
+    super(line, { cause });
+  }
+}
 
 export const SERVICE_TYPE = 'footprint';
 
@@ -65,6 +74,8 @@ export interface ServiceAddresses {
 export interface ServiceComponent {
   readonly pipelines: PipelineSpec[];
   start(): Promise<ServiceAddresses>;
+  /** What a person is told once it listens (addresses, armed checks, where findings go). */
+  summary(): string[];
   shutdown(): Promise<void>;
 }
 
@@ -116,6 +127,7 @@ class FootprintService implements ServiceComponent {
   private readonly log: LogFn;
   private readonly rawLog: LogFn;
   private readonly core: CoreLike;
+  private readonly explain: NonNullable<HttpReceiverDeps['explain']>;
   private readonly metrics: ServiceMetrics;
   private readonly store: FindingsStore;
   private readonly downstream: Downstream | null;
@@ -123,8 +135,9 @@ class FootprintService implements ServiceComponent {
   private http: HttpReceiver | null = null;
   private grpc: GrpcReceiver | null = null;
   private state: 'new' | 'starting' | 'running' | 'stopping' | 'stopped' = 'new';
+  private addresses: ServiceAddresses | null = null;
 
-  constructor(private readonly config: ServiceConfig, settings: ServiceSettings, declarations: Declarations | undefined) {
+  constructor(private readonly config: ServiceConfig, settings: ServiceSettings, private readonly declarations: Declarations | undefined) {
     this.pipelines = pipelinesFor(config);
     this.rawLog = settings.log ?? defaultLog;
     this.log = rateLimitedLog(this.rawLog);
@@ -139,7 +152,10 @@ class FootprintService implements ServiceComponent {
       tenantAttribute: config.tenantAttribute,
       checks: config.checks,
     };
-    this.core = settings.createCore ? settings.createCore(coreOptions) : new FootprintCore(coreOptions);
+    const explainOptions = { ...(declarations ? { declarations } : {}), redaction: config.redaction, tenantAttribute: config.tenantAttribute, publicUrl: config.publicUrl };
+    const explained = new ExplainStore();
+    this.explain = (req, res, url) => handleExplain(req, res, url, explained, explainOptions);
+    this.core = explainingCore(settings.createCore ? settings.createCore(coreOptions) : new FootprintCore(coreOptions), explained, explainOptions);
     this.metrics = new ServiceMetrics(() => this.core.stats());
     this.store = new FindingsStore(config.embedded.runs, config.redaction, DEFAULT_LIMITS.quotedValueChars);
     const exporters = new Set(this.pipelines.flatMap((p) => p.exporters));
@@ -155,24 +171,35 @@ class FootprintService implements ServiceComponent {
     try {
       let address = '';
       if (receivers.has('otlp/http')) {
-        this.http = new HttpReceiver({ config: this.config, pipeline: this.pipeline, metrics: this.metrics, store: this.store, log: this.log, isReady: () => this.state === 'running' });
-        const a: AddressInfo = await this.http.start();
+        this.http = new HttpReceiver({ config: this.config, pipeline: this.pipeline, metrics: this.metrics, store: this.store, log: this.log, isReady: () => this.state === 'running', explain: this.explain });
+        const a: AddressInfo = await this.http.start().catch((e: unknown) => {
+          throw new BindError(bindFailureLine('http', this.config.listen.host, this.config.listen.port, e), e);
+        });
         address = `http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`;
       }
       let grpcAddress: string | null = null;
       if (receivers.has('otlp/grpc')) {
         this.grpc = new GrpcReceiver({ config: this.config, pipeline: this.pipeline, metrics: this.metrics, log: this.log });
-        const g = await this.grpc.start();
+        const hp = this.config.grpcListen!;
+        const g = await this.grpc.start().catch((e: unknown) => {
+          throw new BindError(bindFailureLine('grpc', hp.host, hp.port, e), e);
+        });
         grpcAddress = `${g.host.includes(':') ? `[${g.host}]` : g.host}:${g.port}`;
       }
       this.state = 'running';
       const ds = this.config.downstream;
       this.rawLog('info', `listening on ${address}${grpcAddress ? ` and grpc ${grpcAddress}` : ''}; ${ds ? `exporting traces to ${ds.tracesUrl} (${ds.protocol}), logs to ${ds.logsUrl ?? '(nowhere: no logs endpoint)'}` : 'no downstream: embedded default (findings printed and kept at /api/findings; spans are not exported)'}`);
+      this.addresses = { address, grpcAddress };
       return { address, grpcAddress };
     } catch (e) {
       await this.shutdown();
       throw e;
     }
+  }
+
+  summary(): string[] {
+    if (!this.addresses) return [];
+    return startSummary(this.config, this.declarations, this.addresses.address, this.addresses.grpcAddress);
   }
 
   async shutdown(): Promise<void> {

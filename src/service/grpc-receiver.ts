@@ -38,6 +38,9 @@ export class GrpcReceiver {
 
   start(): Promise<{ host: string; port: number }> {
     const hp = this.d.config.grpcListen!;
+    // grpc-js prints its own error lines (a taken port: "E No address added ..."); the service says
+    // it once, clearly, itself. GRPC_VERBOSITY still turns them back on for debugging.
+    if (!process.env.GRPC_VERBOSITY) grpc.setLogVerbosity(grpc.logVerbosity.NONE);
     const server = new grpc.Server({
       'grpc.max_receive_message_length': this.d.config.limits.bodyBytes,
       'grpc.max_send_message_length': 1024 * 1024,

@@ -28,6 +28,8 @@ export interface HttpReceiverDeps {
   store: FindingsStore;
   log: LogFn;
   isReady: () => boolean;
+  /** "Explain this answer" routes (src/service/explain-routes.ts): true when it answered. */
+  explain?: (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;
 }
 
 export function tokenMatches(expected: string, header: string | undefined): boolean {
@@ -112,6 +114,7 @@ export class HttpReceiver {
       const kind = url.searchParams.get('kind') ?? undefined;
       return send(res, 200, 'application/json', JSON.stringify(this.d.store.query({ ...(traceId ? { traceId } : {}), ...(kind ? { kind } : {}) })));
     }
+    if (this.d.explain?.(req, res, url)) return;
     const signal = url.pathname === N.PATH_TRACES ? 'traces' : url.pathname === N.PATH_LOGS ? 'logs' : null;
     if (!signal) {
       req.resume();

@@ -59,3 +59,8 @@ export const EVAL_EVENT_NAME = 'gen_ai.evaluation.result';
 export const EVAL_ATTR_NAME = 'gen_ai.evaluation.name';
 export const EVAL_ATTR_SCORE_LABEL = 'gen_ai.evaluation.score.label';
 export const EVAL_ATTR_EXPLANATION = 'gen_ai.evaluation.explanation';
+
+/** "Explain this answer": the JSON and the page of one trace (the trace id follows), and the public base URL. */
+export const PATH_EXPLAIN_API = '/api/explain/';
+export const PATH_EXPLAIN_PAGE = '/explain/';
+export const ENV_PUBLIC_URL = 'FOOTPRINT_PUBLIC_URL';

@@ -7,7 +7,7 @@
 import { loadDeclarationsFile } from '../declarations/load.js';
 import type { DeclarationsResult } from '../declarations/schema.js';
 import { loadServiceConfig, type ServiceConfig } from './config.js';
-import { serviceFactory, type ServiceSettings } from './factory.js';
+import { BindError, serviceFactory, type ServiceSettings } from './factory.js';
 
 export interface RunningService {
   address: string;
@@ -38,8 +38,9 @@ export interface ServeDeps {
 }
 
 const USAGE = `usage: footprint-otel serve [--config FILE] [--listen HOST:PORT] [--grpc-listen HOST:PORT|off] [--declarations FILE]
-  Receives OTLP/HTTP (/v1/traces, /v1/logs) and OTLP/gRPC, writes findings as span events and
-  exports onward to OTEL_EXPORTER_OTLP_ENDPOINT (or downstream.endpoint in the config file).
+  Receives OTLP/HTTP (/v1/traces, /v1/logs; default 127.0.0.1:4318) and, when --grpc-listen is
+  given, OTLP/gRPC; writes findings as span events and exports onward to
+  OTEL_EXPORTER_OTLP_ENDPOINT (or downstream.endpoint in the config file).
   With no downstream, prints findings and serves them at GET /api/findings.`;
 
 export async function runServe(argv: readonly string[], deps: ServeDeps = {}): Promise<number> {
@@ -97,9 +98,11 @@ export async function runServe(argv: readonly string[], deps: ServeDeps = {}): P
     const a = await svc.start();
     running = { ...a, shutdown: () => svc.shutdown() };
   } catch (e) {
-    err(`serve: could not start: ${(e as Error)?.message ?? String(e)}`);
+    // One clear line (the address and the flag that changes it), never a stack trace.
+    err(e instanceof BindError ? e.line : `serve: could not start: ${String((e as Error)?.message ?? e).split('\n')[0]}`);
     return 1;
   }
+  for (const line of svc.summary()) err(line);
   deps.onStarted?.(running);
   let stop: Promise<unknown>;
   const cleanups: (() => void)[] = [];

@@ -55,6 +55,8 @@ describe('unit: each phrasing of absence fires on a refused read it is about', (
     ['I found no …', 'I found no failed logins for user jdoe this week.', exec('auth_events', { user: 'jdoe', outcome: 'failure' }, { statusCode: 401, message: 'token expired' })],
     ["doesn't have any …", "Order A-1742 doesn't have any refunds.", exec('order_refunds', { order_id: 'A-1742' }, { ok: false, error: 'not_authed' })],
     ['no active …', 'There are no active alerts on checkout-api right now.', exec('active_alerts', { service: 'checkout-api' }, 'Request timed out after 30000 ms')],
+    ["there haven't been any …", "It looks like there haven't been any failed backups on srv-db-04.", exec('backup_history', { machine_id: 'srv-db-04' }, DENIED)],
+    ['has not had any …', 'srv-db-04 has not had any failed backups since 2026-11-23.', exec('backup_history', { machine_id: 'srv-db-04', since: '2026-11-23' }, 'Access denied')],
     ['zero …', 'Zero open tickets are assigned to the SRE team.', exec('search_tickets', { team: 'SRE', status: 'open' }, { error: { code: 503, message: 'search backend unavailable' } })],
   ];
   for (const [name, answer, refused] of cases) {
@@ -76,6 +78,7 @@ describe('unit: fences stay silent', () => {
     ['negates the negation', "No records of restores came back from the backup history of srv-db-04. That doesn't mean there are none."],
     ['a hedge in the same sentence', 'There is no restore I could see for srv-db-04, but there may still be some.'],
     ['a conditional', 'If there are no restores in the backup history, srv-db-04 is unprotected.'],
+    ['a hedge: "may be due to"', 'There is no failed run in the backup history of srv-db-04, but that may be due to the error.'],
     ['a question', 'Could it be that there is no backup history for srv-db-04?'],
     ['control, no absence at all', 'The backup history of srv-db-04 shows 3 restores in November.'],
     ['control, "no more than"', 'Backup history for srv-db-04 keeps no more than 30 days.'],
@@ -184,5 +187,29 @@ describe('unit: the clause reader', () => {
     expect(absenceClauses('- srv-db-04: no snapshots\n- srv-web-11: 2 snapshots').map((c) => c.said)).toEqual(['no snapshots']);
     expect(absenceClauses('No, srv-db-04 is no longer protected.')).toEqual([]);
     expect(absenceClauses('Both jobs are OK (agent v1.2).')).toEqual([]);
+  });
+});
+
+describe('bounds: the clause reader never runs away on hostile text', () => {
+  it('long words, long runs of "no" and many clauses stay bounded', () => {
+    const started = performance.now();
+    for (const s of ['there is no ' + 'a'.repeat(30_000), ' no'.repeat(10_000), 'if no x. '.repeat(3_000), 'I found no srv-db-04. '.repeat(3_000)]) {
+      expect(absenceClauses(s).length).toBeLessThanOrEqual(400);
+    }
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('unit: an admission about the same read, in the same or the next sentence', () => {
+  const incidents = () => exec('list_incidents', { service: 'payments-api' }, { status: 429, message: 'Too Many Requests' });
+  const runbook = () => exec('get_runbook', { service: 'payments-api' }, '403 Forbidden');
+  it('silences the absence when it names the same read', () => {
+    expect(check('I found no open incidents for payments-api, but the incident lookup returned an error.', [incidents(), runbook()]).findings).toEqual([]);
+    expect(check('There are no open incidents on payments-api. The incident search hit a rate limit, though.', [incidents(), runbook()]).findings).toEqual([]);
+    expect(check('I found no open incidents for payments-api, but I got an error back.', [incidents()]).findings).toEqual([]);
+  });
+  it('does not silence it when it names another read, or comes two sentences later', () => {
+    expect(check("I found no open incidents for payments-api, but I couldn't access its runbook.", [incidents(), runbook()]).findings.map((f) => f.toolName)).toEqual(['list_incidents']);
+    expect(check('There are no open incidents on payments-api. Its runbook is attached. The incident search hit a rate limit.', [incidents(), runbook()]).findings.map((f) => f.toolName)).toEqual(['list_incidents']);
   });
 });

@@ -103,6 +103,8 @@ describe('unit: canonical forms meet the served value', () => {
   it('a 12-hour time meets the served 24-hour time; a wrong hour does not', () => {
     expect(run('srv-db-04 finished its full backup at 2:00 AM UTC and its WAL backup at 2:30 PM.', [JOBS]).findings).toEqual([]);
     expect(run('The WAL backup ran at 14:30; the full one at 2:00.', [JOBS]).findings).toEqual([]);
+    // A served 10:30:00 in text serves 10:30 too.
+    expect(run('The restore drill started at 10:30 on 2025-12-02.', [{ ...JOBS, text: 'Restore drill started 2025-12-02 10:30:00 UTC, finished 11:05:12 UTC.' }]).findings).toEqual([]);
     const wrong = run('The WAL backup ran at 2:30 AM.', [JOBS]);
     expect(wrong.findings.map((f) => [f.predicate, f.value])).toEqual([['02:30', '2:30 AM']]);
   });
@@ -112,6 +114,13 @@ describe('unit: canonical forms meet the served value', () => {
     expect(run('Call Dana on 415.555.0132.', [CONTACT]).findings).toEqual([]);
     const wrong = run('Call Dana on (415) 555-0133.', [CONTACT]);
     expect(wrong.findings.map((f) => [f.predicate, f.value])).toEqual([['4155550133', '(415) 555-0133']]);
+  });
+
+  it('fence: numbers in a table row are not a phone; a phone whose parts are each served passes', () => {
+    const table = run('vol-db-04a  1840 920 3152', [USAGE]);
+    // 1840 served; 920 is not data; 3152 = 1840 + 1312 is derived (advisory) — no phone finding.
+    expect(table.findings.map((f) => [f.value, f.grounding])).toEqual([['3152', 'derived']]);
+    expect(run('Escalate to 555-0199 ext 4410.', [{ ...CONTACT, text: 'desk 555-0199, ext 4410' }]).findings).toEqual([]);
   });
 
   it('user text exempts a value in another form too', () => {
@@ -194,6 +203,14 @@ describe('unit: arithmetic grounds a number as derived (advisory, formula as wit
     expect(diff.map((f) => f.witnesses.find((x) => x.stratum === 'served')!.value)).toEqual(['41187342 − 20594 = 41,166,748']);
     const ratio = run('vol-db-04a is 71.304% full.', [USAGE]).findings;
     expect(ratio.map((f) => f.witnesses.find((x) => x.stratum === 'served')!.value)).toEqual(['1312 ÷ 1840 × 100 = 71.3043478261']);
+  });
+
+  it('a served 1 is the numerator of a ratio only, never a term: 12.5% of 1 in 8 is derived, 2,185 of 2,184 is not', () => {
+    const runs: WindowResult = { ...USAGE, text: '{"machine":"srv-db-04","jobs":8,"failed":1,"runs":2184}' };
+    const pct = run('1 of the 8 jobs of srv-db-04 failed (12.5%).', [runs]).findings;
+    expect(pct.map((f) => [f.value, f.grounding, f.witnesses.find((x) => x.stratum === 'served')?.value])).toEqual([['12.5%', 'derived', '1 ÷ 8 × 100 = 12.5']]);
+    const offByOne = run('srv-db-04 ran 2,185 backups.', [runs]).findings;
+    expect(offByOne.map((f) => [f.value, f.grounding, f.advisory])).toEqual([['2,185', 'nowhere', undefined]]);
   });
 
   it('a number that is no formula of the window stays a plain finding, not advisory', () => {

@@ -1,7 +1,7 @@
 // `footprint-otel --version` prints the package.json version, from the source and from the built
 // command (dist/cli/main.js, two levels under the package root like src/cli/).
 import { describe, it, expect, beforeAll } from 'vitest';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageInfo, versionLine } from '../../src/cli/version.js';
@@ -23,6 +23,12 @@ describe('--version', () => {
 
   it('the built command prints it for --version, -V and version', () => {
     for (const flag of ['--version', '-V', 'version']) expect(cli(flag)).toBe(`footprint-otel ${pkg.version}\n`);
+  });
+
+  it('an unknown command is exit 2 with the nearest command and the usage', () => {
+    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli', 'main.js'), 'chek', 'x.json'], { encoding: 'utf8', timeout: 20_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^footprint-otel: unknown command "chek"; did you mean check\?\nusage: footprint-otel <command> \[options\]\n/);
   });
 
   it('--help lists --version and the exit codes', () => {

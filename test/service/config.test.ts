@@ -18,9 +18,13 @@ function file(name: string, text: string): string {
 }
 
 describe('config file validation', () => {
-  it('defaults: embedded, 127.0.0.1:4318 and :4317, quote redaction', () => {
+  it('defaults: embedded, 127.0.0.1:4318, no gRPC unless asked for, quote redaction', () => {
     const r = loadServiceConfig({});
     expect(r.ok && r.config).toEqual(defaultServiceConfig());
+    expect(r.ok && r.config.listen).toEqual({ host: '127.0.0.1', port: 4318 });
+    expect(r.ok && r.config.grpcListen).toBeNull();
+    const asked = loadServiceConfig({ overrides: { grpcListen: '127.0.0.1:4317' } });
+    expect(asked.ok && asked.config.grpcListen).toEqual({ host: '127.0.0.1', port: 4317 });
     expect(r.ok && pipelinesFor(r.config).map((p) => p.exporters)).toEqual([['embedded'], ['embedded']]);
   });
 
@@ -190,7 +194,8 @@ describe('runServe (CLI body)', () => {
     const err: string[] = [];
     const port = new URL(address).port;
     expect(await runServe(['--listen', `127.0.0.1:${port}`, '--grpc-listen', 'off'], { env: {}, err: (l) => err.push(l), settings: { log: silentLog } })).toBe(1);
-    expect(err[0]).toMatch(/could not start: .*EADDRINUSE/);
+    expect(err).toHaveLength(1);
+    expect(err[0]).toMatch(new RegExp(`^serve: 127\\.0\\.0\\.1:${port} is already in use .*--listen HOST:PORT`));
     stop();
     expect(await first).toBe(0);
   });
