@@ -15,7 +15,7 @@ const results = scoreCorpus(root);
 describe('quality floor', () => {
   it('scores every check of the catalog, over no fewer cases than the floor', () => {
     expect(results.checks.map((c) => c.check)).toEqual([...CHECK_IDS]);
-    expect(results.cases).toBeGreaterThanOrEqual(floor.cases);
+    expect(results.cases).toBeGreaterThanOrEqual(Math.max(80, floor.cases));
   });
 
   it('no check falls below its floor', () => {

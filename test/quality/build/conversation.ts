@@ -40,6 +40,8 @@ export interface PlacedTurn {
   requests: PlacedRequest[];
   calls: PlacedCall[];
   answer: string;
+  /** Names of the tools offered in this turn's requests. */
+  offered: string[];
   start: bigint;
   end: bigint;
 }
@@ -130,6 +132,7 @@ export function placeConversation(spec: CaseSpec): PlacedTurn[] {
       requests,
       calls,
       answer: turn.answer,
+      offered: turn.tools ?? Object.keys(spec.tools),
       start,
       end: reqEnd + 1n * MS,
     });

@@ -15,8 +15,8 @@ function parts(m: Message): unknown[] {
   return [{ role: m.role, parts: [{ type: 'text', content: m.text }] }];
 }
 
-export function toolDefinitions(spec: CaseSpec): unknown[] {
-  return Object.entries(spec.tools).map(([name, t]) => ({ type: 'function', function: { name, description: t.description, parameters: t.parameters } }));
+export function toolDefinitions(spec: CaseSpec, names: string[]): unknown[] {
+  return names.map((name) => ({ type: 'function', function: { name, description: spec.tools[name]!.description, parameters: spec.tools[name]!.parameters } }));
 }
 
 export function writeTraceloop(spec: CaseSpec, turns: PlacedTurn[]): { trace: unknown } {
@@ -29,8 +29,8 @@ export function writeTraceloop(spec: CaseSpec, turns: PlacedTurn[]): { trace: un
   const conversationId = `conv-${spec.name}`;
   const chat: OtlpSpan[] = [];
   const app: OtlpSpan[] = [];
-  const defs = JSON.stringify(toolDefinitions(spec));
   for (const turn of turns) {
+    const defs = JSON.stringify(toolDefinitions(spec, turn.offered));
     for (const r of turn.requests) {
       const isCalls = 'calls' in r.response;
       const t = isCalls ? chatCalls : chatStop;

@@ -37,9 +37,9 @@ export function writeVercel(spec: CaseSpec, turns: PlacedTurn[]): { trace: unkno
   const toolT = findSpan(spans, (s) => s.name === 'ai.toolCall', 'ai.toolCall span');
   const rootT = findSpan(spans, (s) => s.name === 'ai.generateText', 'ai.generateText span');
   const conversationId = `conv-${spec.name}`;
-  const tools = Object.entries(spec.tools).map(([name, t]) => JSON.stringify({ type: 'function', name, description: t.description, inputSchema: t.parameters }));
   const out: OtlpSpan[] = [];
   for (const turn of turns) {
+    const tools = turn.offered.map((name) => JSON.stringify({ type: 'function', name, description: spec.tools[name]!.description, inputSchema: spec.tools[name]!.parameters }));
     let totalIn = 0;
     let totalOut = 0;
     for (const r of turn.requests) {

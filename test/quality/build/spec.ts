@@ -48,6 +48,8 @@ export interface Turn {
   steps: Step[];
   /** The final answer of the turn (the last request's text). */
   answer: string;
+  /** The tools offered in this turn's requests, when not all of the case's `tools`. */
+  tools?: string[];
 }
 
 export interface ToolDefinition {

@@ -95,4 +95,144 @@ export const EMPTY_LOOKUP_CASES: CaseSpec[] = [
       },
     ],
   },
+  {
+    name: 'el-defect-empty-at-rowsat',
+    shape: 'otel-logs',
+    check: 'empty-lookup',
+    class: 'an empty row set at the declared `rowsAt` key, for a producer-served id',
+    kind: 'defect',
+    note: 'volume_stats wraps its rows as {"volumes": []}; srv-db-04 was just listed with its storage, yet no volume comes back.',
+    expect: [{ check: 'empty-lookup', tool: 'volume_stats', value: 'srv-db-04' }],
+    system: BACKUP_SYSTEM,
+    tools: offer('list_machines', 'volume_stats'),
+    declarations: declarations([declare('list_machines'), declare('volume_stats', { argumentsFrom: ['list_machines'], rowsAt: 'volumes' })]),
+    turns: [
+      {
+        user: 'What volumes does the database server have?',
+        steps: [
+          { calls: [{ name: 'list_machines', args: { customer: 'acme' }, result: MACHINES }] },
+          { calls: [{ name: 'volume_stats', args: { machine_id: 'srv-db-04' }, result: { machine_id: 'srv-db-04', volumes: [] } }] },
+        ],
+        answer: 'volume_stats returned no volumes for srv-db-04, which is odd for a database server; the inventory may be stale.',
+      },
+    ],
+  },
+  {
+    name: 'el-defect-declared-absence',
+    shape: 'traceloop',
+    check: 'empty-lookup',
+    class: 'a declared absence (`af_absent`) for a producer-served id',
+    kind: 'defect',
+    note: 'The tool says what it checked and found nothing for srv-db-04, which list_machines just served as protected.',
+    expect: [{ check: 'empty-lookup', tool: 'backup_jobs', value: 'srv-db-04' }],
+    system: BACKUP_SYSTEM,
+    tools: offer('list_machines', 'backup_jobs'),
+    declarations: declarations([declare('list_machines'), declare('backup_jobs', { argumentsFrom: ['list_machines'] })]),
+    turns: [
+      {
+        user: 'Which jobs protect the database server?',
+        steps: [
+          { calls: [{ name: 'list_machines', args: { customer: 'acme' }, result: MACHINES }] },
+          {
+            calls: [
+              {
+                name: 'backup_jobs',
+                args: { machine_id: 'srv-db-04' },
+                result: { af_absent: true, looked_for: 'backup jobs for srv-db-04', checked: [{ what: 'the job scheduler of site fra-1' }], not_checked: [{ what: 'the DR site scheduler', why: 'not connected', kind: 'scope' }] },
+              },
+            ],
+          },
+        ],
+        answer: 'The fra-1 scheduler has no jobs for srv-db-04; the DR site scheduler was not checked.',
+      },
+    ],
+  },
+  {
+    name: 'el-defect-empty-coverage-ledger',
+    shape: 'vercel',
+    check: 'empty-lookup',
+    class: 'an empty `result` inside a coverage ledger, for a producer-served id',
+    kind: 'defect',
+    note: 'The ledger covers site fra-1 and returns no restore points for a machine the inventory calls protected.',
+    expect: [{ check: 'empty-lookup', tool: 'restore_points', value: 'srv-db-04' }],
+    system: BACKUP_SYSTEM,
+    tools: offer('list_machines', 'restore_points'),
+    declarations: declarations([declare('list_machines'), declare('restore_points', { argumentsFrom: ['list_machines'] })]),
+    turns: [
+      {
+        user: 'Can I restore the database server to yesterday?',
+        steps: [
+          { calls: [{ name: 'list_machines', args: { customer: 'acme' }, result: MACHINES }] },
+          { calls: [{ name: 'restore_points', args: { machine_id: 'srv-db-04' }, result: { af_coverage: { checked: [{ what: 'site fra-1' }] }, result: [] } }] },
+        ],
+        answer: 'There are no restore points for srv-db-04 at site fra-1, so a restore to yesterday is not possible from there.',
+      },
+    ],
+  },
+  {
+    name: 'el-clean-failed-call',
+    shape: 'otel-logs',
+    check: 'empty-lookup',
+    class: 'a failed call (span ERROR) says nothing about existence',
+    kind: 'clean',
+    note: 'backup_jobs failed with an upstream error; that is not an empty result, and the answer says it failed.',
+    expect: [],
+    system: BACKUP_SYSTEM,
+    tools: offer('list_machines', 'backup_jobs'),
+    declarations: declarations([declare('list_machines'), declare('backup_jobs', { argumentsFrom: ['list_machines'] })]),
+    turns: [
+      {
+        user: 'Which jobs protect the database server?',
+        steps: [
+          { calls: [{ name: 'list_machines', args: { customer: 'acme' }, result: MACHINES }] },
+          { calls: [{ name: 'backup_jobs', args: { machine_id: 'srv-db-04' }, result: { error: 'upstream scheduler unavailable' }, error: { type: 'UpstreamError', message: 'upstream scheduler unavailable' } }] },
+        ],
+        answer: 'I could not read the jobs of srv-db-04: the scheduler is unavailable right now. Please try again later.',
+      },
+    ],
+  },
+  {
+    name: 'el-clean-filter-explains-empty',
+    shape: 'vercel',
+    check: 'empty-lookup',
+    class: 'an empty result explained by the narrowing filter the user asked for ("failed only")',
+    kind: 'clean',
+    note: 'No failed jobs is good news, not a broken join: the empty list answers the filter.',
+    expect: [],
+    system: BACKUP_SYSTEM,
+    tools: offer('list_machines', 'backup_jobs'),
+    declarations: declarations([declare('list_machines'), declare('backup_jobs', { argumentsFrom: ['list_machines'] })]),
+    turns: [
+      {
+        user: 'Are any backup jobs of the database server failing?',
+        steps: [
+          { calls: [{ name: 'list_machines', args: { customer: 'acme' }, result: MACHINES }] },
+          { calls: [{ name: 'backup_jobs', args: { machine_id: 'srv-db-04', statuses: ['failed'] }, result: [] }] },
+        ],
+        answer: 'No: srv-db-04 has no failing backup jobs.',
+      },
+    ],
+  },
+  {
+    name: 'el-clean-producer-said-none',
+    shape: 'traceloop',
+    check: 'empty-lookup',
+    class: 'the producer itself said there would be nothing (unprotected, 0 jobs)',
+    kind: 'clean',
+    note: 'list_machines served srv-web-11 with protected=false and job_count=0; an empty job list agrees with it.',
+    expect: [],
+    system: BACKUP_SYSTEM,
+    tools: offer('list_machines', 'backup_jobs'),
+    declarations: declarations([declare('list_machines'), declare('backup_jobs', { argumentsFrom: ['list_machines'] })]),
+    turns: [
+      {
+        user: 'Confirm that the web edge machine has no backup jobs.',
+        steps: [
+          { calls: [{ name: 'list_machines', args: { customer: 'acme' }, result: [{ machine_id: 'srv-web-11', hostname: 'web-edge', protected: false, job_count: 0 }] }] },
+          { calls: [{ name: 'backup_jobs', args: { machine_id: 'srv-web-11' }, result: [] }] },
+        ],
+        answer: 'Confirmed: srv-web-11 (web-edge) is unprotected and has no backup jobs.',
+      },
+    ],
+  },
 ];

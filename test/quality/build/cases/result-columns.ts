@@ -146,4 +146,129 @@ export const COLUMN_CASES: CaseSpec[] = [
       },
     ],
   },
+  {
+    name: 'rc-defect-epoch-in-date-column',
+    shape: 'traceloop',
+    check: 'result-columns',
+    class: 'a date column holding epoch numbers',
+    kind: 'defect',
+    note: 'last_backup arrives as 1796000400: seconds or milliseconds cannot be told apart, so the declared date column is not met.',
+    expect: [{ check: 'result-columns', kind: 'column-type-mismatch', tool: 'storage_usage', value: 'last_backup' }],
+    ...base,
+    declarations: declarations([declare('storage_usage', { resultColumns: COLUMNS })]),
+    turns: [
+      {
+        user,
+        steps: [{ calls: [{ name: 'storage_usage', args: { customer: 'acme' }, result: [{ machine_id: 'srv-db-04', size_gb: 1840, last_backup: 1796000400 }, { machine_id: 'srv-web-11', size_gb: 96.5, last_backup: 1795914000 }] }] }],
+        answer: 'srv-db-04 uses 1840 GB and srv-web-11 uses 96.5 GB.',
+      },
+    ],
+  },
+  {
+    name: 'rc-defect-boolean-as-string',
+    shape: 'vercel',
+    check: 'result-columns',
+    class: 'a boolean column holding "true"/"false" strings',
+    kind: 'defect',
+    note: 'encrypted is declared boolean; the tool serves the strings "true" and "false", and "false" is truthy downstream.',
+    expect: [{ check: 'result-columns', kind: 'column-type-mismatch', tool: 'storage_usage', value: 'encrypted' }],
+    ...base,
+    declarations: declarations([declare('storage_usage', { resultColumns: { machine_id: 'string', size_gb: 'number', encrypted: 'boolean' } })]),
+    turns: [
+      {
+        user: 'Which machines store their backups encrypted?',
+        steps: [{ calls: [{ name: 'storage_usage', args: { customer: 'acme' }, result: [{ machine_id: 'srv-db-04', size_gb: 1840, encrypted: 'true' }, { machine_id: 'srv-web-11', size_gb: 96.5, encrypted: 'false' }] }] }],
+        answer: 'srv-db-04 stores its backups encrypted; srv-web-11 does not.',
+      },
+    ],
+  },
+  {
+    name: 'rc-defect-missing-in-coverage-ledger',
+    shape: 'otel-logs',
+    check: 'result-columns',
+    class: 'rows inside a coverage ledger miss a declared column',
+    kind: 'defect',
+    note: 'The ledger\'s result rows carry size_bytes, not the declared size_gb.',
+    expect: [{ check: 'result-columns', kind: 'missing-column', tool: 'storage_usage', value: 'size_gb' }],
+    ...base,
+    declarations: declarations([declare('storage_usage', { resultColumns: COLUMNS })]),
+    turns: [
+      {
+        user,
+        steps: [
+          {
+            calls: [
+              {
+                name: 'storage_usage',
+                args: { customer: 'acme' },
+                result: { af_coverage: { checked: [{ what: 'site fra-1' }] }, result: [{ machine_id: 'srv-db-04', size_bytes: 1975684956160, last_backup: '2026-11-30T02:00:00Z' }] },
+              },
+            ],
+          },
+        ],
+        answer: 'At site fra-1, srv-db-04 uses 1975684956160 bytes (last backup 2026-11-30T02:00:00Z).',
+      },
+    ],
+  },
+  {
+    name: 'rc-clean-empty-rows',
+    shape: 'otel-logs',
+    check: 'result-columns',
+    class: 'an empty row set has no columns to judge',
+    kind: 'clean',
+    note: 'A new customer with no machines yet: [] is not a missing column.',
+    expect: [],
+    ...base,
+    declarations: declarations([declare('storage_usage', { resultColumns: COLUMNS })]),
+    turns: [{ user, steps: [{ calls: [{ name: 'storage_usage', args: { customer: 'acme' }, result: [] }] }], answer: 'acme has no machines with stored backups yet.' }],
+  },
+  {
+    name: 'rc-clean-error-result',
+    shape: 'traceloop',
+    check: 'result-columns',
+    class: 'a failed call\'s error object is not a row set',
+    kind: 'clean',
+    note: 'The storage API timed out; its error body must not be judged against the columns.',
+    expect: [],
+    ...base,
+    declarations: declarations([declare('storage_usage', { resultColumns: COLUMNS })]),
+    turns: [
+      {
+        user,
+        steps: [{ calls: [{ name: 'storage_usage', args: { customer: 'acme' }, result: { error: 'storage report timed out', code: 504 }, error: { type: 'GatewayTimeout', message: 'storage report timed out' } }] }],
+        answer: 'The storage report timed out, so I cannot tell you the usage per machine right now.',
+      },
+    ],
+  },
+  {
+    name: 'rc-clean-zero-and-empty-string',
+    shape: 'vercel',
+    check: 'result-columns',
+    class: 'a 0 in a number column and "" in a string column are well typed',
+    kind: 'clean',
+    note: 'A freshly added machine uses 0 GB and has an empty label; both are values of the declared types.',
+    expect: [],
+    ...base,
+    declarations: declarations([declare('storage_usage', { resultColumns: { machine_id: 'string', size_gb: 'number', label: 'string', last_backup: 'date' } })]),
+    turns: [
+      {
+        user,
+        steps: [
+          {
+            calls: [
+              {
+                name: 'storage_usage',
+                args: { customer: 'acme' },
+                result: [
+                  { machine_id: 'srv-db-04', size_gb: 1840, label: 'primary database', last_backup: '2026-11-30T02:00:00Z' },
+                  { machine_id: 'srv-new-21', size_gb: 0, label: '', last_backup: '2026-11-30T03:00:00Z' },
+                ],
+              },
+            ],
+          },
+        ],
+        answer: 'srv-db-04 uses 1840 GB; srv-new-21 was just added and uses nothing yet.',
+      },
+    ],
+  },
 ];
