@@ -1,5 +1,6 @@
-// Pins check `unsupported-argument` and every fence: non-strings and short values are never
-// checked, served substrings (case-insensitive) pass, enum values pass, external grounds pass and
+// Pins check `unsupported-argument` and every fence: booleans, null, non-identifier integers and
+// short values are never checked, whole served tokens (case-insensitive) pass and a proper part of
+// one is a fragment, example values of a description do not, enum values pass, external grounds pass and
 // are recorded, the two failure groundings (assistant-only, nowhere) have their own messages and
 // witnesses, one finding per argument path, and no declaration means no output at all.
 import { describe, it, expect } from 'vitest';
