@@ -7,12 +7,19 @@ import { runCheck, CHECK_USAGE } from './check.js';
 const USAGE = `usage: footprint-otel <command> [options]
 commands:
   check FILE...   check exported traces and print findings (footprint-otel check --help)
+  declarations suggest TRACE...  draft declarations from what the agent did (footprint-otel declarations --help)
   serve           run the OTLP/HTTP service for the collector path (footprint-otel serve --help)`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'check') {
     const r = runCheck(rest);
+    process.stdout.write(r.stdout);
+    process.stderr.write(r.stderr);
+    return r.exitCode;
+  }
+  if (command === 'declarations') {
+    const r = (await import('./suggest.js')).runDeclarations(rest);
     process.stdout.write(r.stdout);
     process.stderr.write(r.stderr);
     return r.exitCode;
