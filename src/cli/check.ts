@@ -5,7 +5,8 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { decodeOtlpJsonText, type DecodedDocument } from '../otlp/json.js';
+import type { DecodedDocument } from '../otlp/json.js';
+import { decodeTraceFileText } from '../otlp/trace-file.js';
 import { encodeKeyValues } from '../otlp/anyvalue.js';
 import { loadDeclarationsFile } from '../declarations/load.js';
 import { FootprintCore, type Redaction } from '../runs/footprint.js';
@@ -89,7 +90,7 @@ export function runCheck(argv: string[], io: CheckIo = {}): CliResult {
       return fail(`cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
     const before = doc.documents.length;
-    doc = decodeOtlpJsonText(text, path, doc);
+    doc = decodeTraceFileText(text, path, doc);
     docsPerFile.push(doc.documents.slice(before));
   }
   if (doc.spans.length === 0) {

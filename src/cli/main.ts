@@ -12,6 +12,7 @@ import { nearest } from '../declarations/nearest.js';
 const USAGE = `usage: footprint-otel <command> [options]
 commands:
   check FILE...   check exported traces and print findings (footprint-otel check --help)
+  declarations suggest TRACE...  draft declarations from what the agent did (footprint-otel declarations --help)
   serve           run the OTLP/HTTP service for the collector path (footprint-otel serve --help)
   --version       print the version`;
 
@@ -21,6 +22,12 @@ type Runner = (argv: string[]) => Promise<number>;
 const COMMANDS: Record<string, Runner> = {
   check: async (argv) => {
     const r = runCheck(argv, { width: outputWidth(process.stdout) });
+    process.stdout.write(r.stdout);
+    process.stderr.write(r.stderr);
+    return r.exitCode;
+  },
+  declarations: async (argv) => {
+    const r = (await import('./suggest.js')).runDeclarations(argv);
     process.stdout.write(r.stdout);
     process.stderr.write(r.stderr);
     return r.exitCode;

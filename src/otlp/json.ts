@@ -324,10 +324,24 @@ function isKnownDocument(doc: unknown): boolean {
  */
 export function decodeOtlpJsonText(text: string, where: string, into?: DecodedDocument): DecodedDocument {
   const out: DecodedDocument = into ?? { spans: [], logs: [], diagnostics: [], documents: [] };
+  for (const { doc, where: w } of parseJsonDocuments(text, where, out.diagnostics)) {
+    if (!isKnownDocument(doc)) {
+      out.diagnostics.push({ level: 'error', code: 'otlp.not-otlp', message: `${w}: not an OTLP/JSON trace or logs export (no resourceSpans, batches or resourceLogs)` });
+      continue;
+    }
+    out.documents.push(doc);
+    decodeTraceRequest(doc, out, w);
+    decodeLogsRequest(doc, out, w);
+  }
+  return out;
+}
+
+/** The JSON documents of a file's text: one document, or JSON lines; unreadable lines become diagnostics. */
+export function parseJsonDocuments(text: string, where: string, diagnostics: Diagnostic[]): { doc: unknown; where: string }[] {
   const trimmed = text.trim();
   if (trimmed === '') {
-    out.diagnostics.push({ level: 'error', code: 'otlp.empty', message: `${where}: the file is empty` });
-    return out;
+    diagnostics.push({ level: 'error', code: 'otlp.empty', message: `${where}: the file is empty` });
+    return [];
   }
   const docs: { doc: unknown; where: string }[] = [];
   try {
@@ -339,18 +353,9 @@ export function decodeOtlpJsonText(text: string, where: string, into?: DecodedDo
       try {
         docs.push({ doc: JSON.parse(line), where: `${where}:${i + 1}` });
       } catch (e) {
-        out.diagnostics.push({ level: 'error', code: 'otlp.json-invalid', message: `${where}:${i + 1}: not JSON (${(e as Error).message})` });
+        diagnostics.push({ level: 'error', code: 'otlp.json-invalid', message: `${where}:${i + 1}: not JSON (${(e as Error).message})` });
       }
     });
   }
-  for (const { doc, where: w } of docs) {
-    if (!isKnownDocument(doc)) {
-      out.diagnostics.push({ level: 'error', code: 'otlp.not-otlp', message: `${w}: not an OTLP/JSON trace or logs export (no resourceSpans, batches or resourceLogs)` });
-      continue;
-    }
-    out.documents.push(doc);
-    decodeTraceRequest(doc, out, w);
-    decodeLogsRequest(doc, out, w);
-  }
-  return out;
+  return docs;
 }
