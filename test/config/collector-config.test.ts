@@ -297,7 +297,13 @@ describe('collector-config/scale-out.yaml: loadbalancing in front of several ins
     expect(isObj((lb.protocol as Obj | undefined)?.otlp)).toBe(true);
     const hostnames = ((lb.resolver as Obj).static as Obj).hostnames as string[];
     expect(hostnames.length).toBeGreaterThan(1);
-    for (const h of hostnames) expect(portOf(h)).toBe(defaultServiceConfig().grpcListen!.port);
+    // gRPC is off by default (a host's collector or Jaeger may hold 4317): the file must tell the
+    // instances to listen for gRPC on the port it routes to.
+    const ports = new Set(hostnames.map(portOf));
+    expect(ports.size).toBe(1);
+    const port = [...ports][0];
+    expect(defaultServiceConfig().grpcListen).toBeNull();
+    expect(readFileSync(join(ROOT, 'collector-config/scale-out.yaml'), 'utf8')).toContain(`--grpc-listen 0.0.0.0:${port}`);
   });
 
   it('sends traces and their log records through the same exporter (same key, same instance)', () => {

@@ -54,8 +54,10 @@ describe('the demo page', () => {
   });
   it('shows the final answer and the person\'s message, and no other content', () => {
     expect(page).toContain('That machine has no backup record.');
-    // Tool results and the earlier answer are history: never on the page.
-    expect(page).not.toContain('nightly-db-primary-full');
+    // Tool results and the earlier answer are history: never on the page. (A finding may quote the
+    // one served token its witness names — the `fragment` rule's whole token — but no more.)
+    expect(page).not.toContain('hourly-db-primary-wal');
+    expect(page).not.toContain('is protected. Jobs:');
     expect(page).not.toContain('You are a backup triage assistant');
   });
   it('renders several traces with distinct ids', () => {
