@@ -175,7 +175,10 @@ describe('faults: SIGKILL under load, restart on the same port', () => {
         }
       };
       const load = Promise.all(Array.from({ length: SENDERS }, sender));
-      while (Date.now() < killAt && next < batches.length) await sleep(20);
+      // Kill 1.5 s in, and not before 10 batches were acknowledged (a cold child on a loaded
+      // machine can take longer than that to answer its first), bounded at 20 s.
+      const ackedCount = () => state.filter((s) => s.acked).length;
+      while ((Date.now() < killAt || ackedCount() < 10) && Date.now() < killAt + 18_500 && next < batches.length) await sleep(20);
       const pid = svc.child.pid!;
       await svc.stop('SIGKILL');
       killed = true;
