@@ -69,3 +69,39 @@ describe('empty-lookup: argumentsFrom, named form', () => {
     expect(out.findings).toEqual([]);
   });
 });
+
+describe('empty-lookup: empties that explain themselves', () => {
+  const schema = { type: 'object', properties: { machine_id: { type: 'string' }, statuses: { type: 'array', items: { type: 'string', enum: ['ok', 'failed', 'running'] } } } };
+
+  it('a declared enum filter on the call explains the empty result (no failed jobs is an answer)', () => {
+    const decl: ToolDeclaration = { argumentsFrom: ['list_machines'], inputSchema: schema };
+    expect(run({ machine_id: 'srv-db-primary-04', statuses: ['failed'] }, decl).findings).toEqual([]);
+    expect(run({ machine_id: 'srv-db-primary-04', statuses: ['failed'] }, decl).tally).toMatchObject({ checked: 2, findings: 0 });
+    // Without the filter the same empty lookup is a place to look.
+    expect(run({ machine_id: 'srv-db-primary-04' }, decl).findings).toHaveLength(1);
+  });
+
+  it('the producer said there would be nothing: a zero count beside the value', () => {
+    const none: ProducerResult = { ...MACHINES, text: '[{"machine_id":"srv-web-edge-11","protected":false,"job_count":0},{"machine_id":"srv-db-primary-04","job_count":3}]' };
+    expect(run({ machine_id: 'srv-web-edge-11' }, { argumentsFrom: ['list_machines'] }, [none]).findings).toEqual([]);
+    expect(run({ machine_id: 'srv-db-primary-04' }, { argumentsFrom: ['list_machines'] }, [none]).findings).toHaveLength(1);
+  });
+});
+
+describe('empty-lookup: what an explained empty does not cover', () => {
+  const schema = { type: 'object', properties: { machine_id: { type: 'string' }, statuses: { type: 'array', items: { type: 'string', enum: ['ok', 'failed', 'running'] } } }, required: ['machine_id'] };
+
+  it('a required enum argument is not a narrowing filter', () => {
+    const required = { ...schema, required: ['machine_id', 'statuses'] };
+    expect(run({ machine_id: 'srv-db-primary-04', statuses: ['failed'] }, { argumentsFrom: ['list_machines'], inputSchema: required }).findings).toHaveLength(1);
+  });
+
+  it('a value outside the enum is not a filter of the schema', () => {
+    expect(run({ machine_id: 'srv-db-primary-04', statuses: ['broken'] }, { argumentsFrom: ['list_machines'], inputSchema: schema }).findings).toHaveLength(1);
+  });
+
+  it('a non-zero count beside the value, or a zero count on another record, explains nothing', () => {
+    const other: ProducerResult = { ...MACHINES, text: '[{"machine_id":"srv-web-edge-11","job_count":2},{"machine_id":"srv-db-primary-04","job_count":0}]' };
+    expect(run({ machine_id: 'srv-web-edge-11' }, { argumentsFrom: ['list_machines'] }, [other]).findings).toHaveLength(1);
+  });
+});
