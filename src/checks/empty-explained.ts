@@ -2,39 +2,21 @@
 // an optional enum-valued filter from the tool's own schema (`statuses: ["failed"]` — "no failed
 // jobs" is an answer, not a broken join), or the producer's record holding the looked-up value says
 // beside it that there is nothing (`job_count: 0`). Both read only the call, its declared schema and
-// the producer's own result; bounded walks. Must never decide that a result is empty, nor look
-// anywhere else. Pure: no I/O, no clocks, no globals.
+// the producer's own result; bounded walks. And a value the user typed whole is not a cut of a
+// producer's longer token (`srv-db-04` asked for, `srv-db-04-replica` listed). Must never decide
+// that a result is empty, nor look anywhere else. Pure: no I/O, no clocks, no globals.
 
 import { argumentLeaves } from './argument-leaves.js';
+import { propertySchema } from './argument-identity.js';
+import { occurrence } from './argument-grounds.js';
 
-const MAX_SCHEMA_DEPTH = 8;
 const MAX_RESULT_NODES = 10_000;
 /** A numeric sibling whose name says it counts the related things: job_count, jobsCount, total_runs. */
 const COUNT_KEY = /count|total/i;
 
-type Schema = Record<string, unknown>;
-const asSchema = (v: unknown): Schema | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Schema) : undefined);
-
-/** The schema node of an argument path (`args.statuses.0`), and whether its top property is required. */
-function schemaAt(root: unknown, path: string): { node: Schema; optional: boolean } | undefined {
-  const parts = path.split('.').slice(1);
-  let node = asSchema(root);
-  let optional = false;
-  for (let i = 0; i < parts.length && node; i++) {
-    if (i >= MAX_SCHEMA_DEPTH) return undefined;
-    const part = parts[i]!;
-    const props = asSchema(node.properties);
-    if (props && Object.hasOwn(props, part)) {
-      const required = Array.isArray(node.required) ? (node.required as unknown[]) : [];
-      if (i === 0) optional = !required.includes(part);
-      node = asSchema(props[part]);
-    } else if (/^\d+$/.test(part) && node.items !== undefined) {
-      node = asSchema(node.items);
-    } else {
-      return undefined;
-    }
-  }
-  return node ? { node, optional } : undefined;
+function isRequired(schema: unknown, name: string): boolean {
+  const required = schema !== null && typeof schema === 'object' ? (schema as Record<string, unknown>)['required'] : undefined;
+  return Array.isArray(required) && required.includes(name);
 }
 
 /** True when an optional argument's value is one of its schema's enum values: a narrowing filter. */
@@ -42,9 +24,10 @@ export function enumFilterOf(args: unknown, schemas: readonly unknown[], maxLeav
   if (schemas.length === 0) return false;
   for (const leaf of argumentLeaves(args, maxLeaves).leaves) {
     if (typeof leaf.value !== 'string') continue;
+    const top = leaf.path.split('.')[1] ?? '';
     for (const schema of schemas) {
-      const at = schemaAt(schema, leaf.path);
-      if (at?.optional && Array.isArray(at.node.enum) && at.node.enum.includes(leaf.value)) return true;
+      const node = propertySchema(schema, leaf.path);
+      if (node && Array.isArray(node['enum']) && node['enum'].includes(leaf.value) && !isRequired(schema, top)) return true;
     }
   }
   return false;
@@ -78,4 +61,10 @@ export function producerPredictedEmpty(resultText: string, value: string): boole
     for (const [, v] of entries) if (v !== null && typeof v === 'object') stack.push(v);
   }
   return false;
+}
+
+/** True when some user message holds `value` as a whole token: the user typed it, nobody cut it. */
+export function userTypedWhole(userTexts: readonly string[], value: string): boolean {
+  const needle = value.toLowerCase();
+  return userTexts.some((t) => occurrence(t.toLowerCase(), needle)?.whole === true);
 }

@@ -23,7 +23,7 @@ import { argumentLeaves } from './argument-leaves.js';
 import { isFragmentOf, judgedValue } from './argument-identity.js';
 import { producersOf } from './argument-sources.js';
 import { ServedGrounds } from './argument-grounds.js';
-import { enumFilterOf, producerPredictedEmpty } from './empty-explained.js';
+import { enumFilterOf, producerPredictedEmpty, userTypedWhole } from './empty-explained.js';
 import type { ServedString } from '../model/frame.js';
 import { quoteText } from '../findings/quote.js';
 import { GROUNDING_FRAGMENT } from '../findings/names.js';
@@ -52,6 +52,8 @@ export interface EmptyLookupInput {
   declaration: ToolDeclaration | undefined;
   /** Earlier results of declared producers, in conversation order. Others are ignored. */
   producerResults: readonly ProducerResult[];
+  /** The conversation's user messages so far: a value typed whole there is not a fragment of a producer's token. */
+  userTexts?: readonly string[];
   maxArgumentLeaves?: number;
   quotedValueChars?: number;
 }
@@ -128,7 +130,7 @@ export function emptyLookups(input: EmptyLookupInput): CheckOutcome {
     if (value.form === 'identifier') {
       const located = view.locate(needle, fromLeafProducer);
       if (located.accepted) ground = servedOf.get(located.accepted);
-      else if (located.fragment && fromLeafProducer(located.fragment.served) && isFragmentOf(value, located.fragment.token ?? '')) fragment = { producer: servedOf.get(located.fragment.served)!, token: located.fragment.token ?? '' };
+      else if (located.fragment && fromLeafProducer(located.fragment.served) && isFragmentOf(value, located.fragment.token ?? '') && !userTypedWhole(input.userTexts ?? [], value.text)) fragment = { producer: servedOf.get(located.fragment.served)!, token: located.fragment.token ?? '' };
     } else {
       ground = latestFirst.find(({ p }) => leafProducers.includes(p.toolName) && p.text.toLowerCase().includes(needle))?.p;
     }

@@ -17,7 +17,7 @@ const MACHINES: ProducerResult = {
 };
 const SITES: ProducerResult = { toolName: 'list_sites', callId: 'call_ls_001', request: 1, text: '["fra-1","lon-3"]' };
 
-function run(args: unknown, declaration: ToolDeclaration, producerResults: ProducerResult[] = [MACHINES, SITES]) {
+function run(args: unknown, declaration: ToolDeclaration, producerResults: ProducerResult[] = [MACHINES, SITES], userTexts: string[] = []) {
   const execution: ToolExecution = {
     kind: 'tool-execution',
     span,
@@ -31,7 +31,7 @@ function run(args: unknown, declaration: ToolDeclaration, producerResults: Produ
     startTimeUnixNano: 1_790_000_000_000_000_000n,
     endTimeUnixNano: 1_790_000_000_300_000_000n,
   };
-  return emptyLookups({ row: ledgerRowOf(execution, declaration, 2), declaration, producerResults });
+  return emptyLookups({ row: ledgerRowOf(execution, declaration, 2), declaration, producerResults, userTexts });
 }
 
 describe('empty-lookup: whole tokens and fragments', () => {
@@ -103,5 +103,14 @@ describe('empty-lookup: what an explained empty does not cover', () => {
   it('a non-zero count beside the value, or a zero count on another record, explains nothing', () => {
     const other: ProducerResult = { ...MACHINES, text: '[{"machine_id":"srv-web-edge-11","job_count":2},{"machine_id":"srv-db-primary-04","job_count":0}]' };
     expect(run({ machine_id: 'srv-web-edge-11' }, { argumentsFrom: ['list_machines'] }, [other]).findings).toHaveLength(1);
+  });
+
+  it('a value the user typed whole is not a fragment of the producer\'s longer token; one the user did not type is', () => {
+    const replica: ProducerResult = { ...MACHINES, text: '[{"machine_id":"srv-db-04-replica"}]' };
+    const decl: ToolDeclaration = { argumentsFrom: ['list_machines'] };
+    const typed = run({ machine_id: 'srv-db-04' }, decl, [replica], ['Which backup jobs does srv-db-04 have?']);
+    expect(typed.findings).toEqual([]);
+    const notTyped = run({ machine_id: 'srv-db-04' }, decl, [replica], ['Which backup jobs does the replica have?']);
+    expect(notTyped.findings.map((f) => f.grounding)).toEqual(['fragment']);
   });
 });
