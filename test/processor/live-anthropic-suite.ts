@@ -15,10 +15,10 @@ import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { makePipeline, assertPassedThrough, type Pipeline } from './harness.js';
 import { startStubAnthropic, type StubAnthropic } from './stub-anthropic.js';
-import { anthropicScriptOf, runAnthropicConversation, type MessagesClient } from './scenario-anthropic.js';
+import { anthropicScriptOf, refusedScriptOf, runAnthropicConversation, runRefusedConversation, REFUSED_ERROR, type MessagesClient, type RefusedScenario } from './scenario-anthropic.js';
 import { assertNoFindings, declarations, findingEvents, type ScenarioName } from './scenario.js';
 import { FIXTURES_DIR } from '../helpers/fixtures.js';
-import { ATTR_FINDING_KIND, ATTR_FINDING_PREDICATE, ATTR_TOOL_NAME } from '../../src/findings/names.js';
+import { ATTR_FINDING_KIND, ATTR_FINDING_MESSAGE, ATTR_FINDING_PREDICATE, ATTR_TOOL_NAME } from '../../src/findings/names.js';
 
 export interface AnthropicStack {
   library: string;
@@ -65,7 +65,18 @@ async function run(scenario: ScenarioName, checks = true): Promise<Pipeline> {
   return pipe;
 }
 
-function record(scenario: ScenarioName, spans: readonly ReadableSpan[]): void {
+async function runRefused(scenario: RefusedScenario, checks = true): Promise<Pipeline> {
+  pipe = makePipeline(checks ? { declarations: declarations() } : { checks: false });
+  stack.instrumentation.setTracerProvider(pipe.provider);
+  stub = await startStubAnthropic(refusedScriptOf(scenario));
+  const client = new Anthropic({ apiKey: 'sk-ant-stub', baseURL: stub.baseURL, maxRetries: 0 });
+  await runRefusedConversation(client, scenario);
+  expect(stub.remaining()).toBe(0);
+  await pipe.provider.forceFlush();
+  return pipe;
+}
+
+function record(scenario: ScenarioName | RefusedScenario, spans: readonly ReadableSpan[]): void {
   const dir = join(FIXTURES_DIR, stack.library);
   mkdirSync(dir, { recursive: true });
   const json = JSON.parse(new TextDecoder().decode(JsonTraceSerializer.serializeRequest(spans as ReadableSpan[])!));
@@ -79,6 +90,13 @@ function record(scenario: ScenarioName, spans: readonly ReadableSpan[]): void {
       it('records the fixtures (pass-through run)', async () => {
         for (const scenario of ['backup-triage', 'clean-control'] as const) {
           const p = await run(scenario, false);
+          record(scenario, p.next.received);
+          await p.shutdown();
+          await stub?.close();
+          pipe = stub = undefined;
+        }
+        for (const scenario of ['refused-read', 'refused-read-admitted'] as const) {
+          const p = await runRefused(scenario, false);
           record(scenario, p.next.received);
           await p.shutdown();
           await stub?.close();
@@ -101,6 +119,33 @@ function record(scenario: ScenarioName, spans: readonly ReadableSpan[]): void {
     it('clean-control: passes through, and no finding', async () => {
       const p = await run('clean-control');
       expect(llm(p).length).toBe(3);
+      assertPassedThrough(p);
+      assertNoFindings(p.next.received);
+    });
+
+    it('parallel tool use: two tool_use blocks in one message, both results sent back in one user message', async () => {
+      const p = await run('clean-control');
+      const bodies = stub!.requests.map((r) => r.body as { messages: { role: string; content: unknown }[] });
+      const third = bodies[2]!.messages;
+      const last = third.at(-1) as { role: string; content: { type: string; tool_use_id: string }[] };
+      expect(last.role).toBe('user');
+      expect(last.content.map((b) => [b.type, b.tool_use_id])).toEqual([['tool_result', 'call_cc_002'], ['tool_result', 'call_cc_003']]);
+      expect(llm(p).length).toBe(3);
+    });
+
+    it('is_error: a failed read beside a successful one, then an answer that calls the jobs list empty: refusal-asserts-absence on backup_jobs', async () => {
+      const p = await runRefused('refused-read');
+      expect(assertPassedThrough(p).carriers).toEqual([]);
+      const sent = (stub!.requests[2]!.body as { messages: { content: unknown }[] }).messages.at(-1)!.content as { tool_use_id: string; is_error?: boolean }[];
+      expect(sent.map((b) => [b.tool_use_id, b.is_error === true])).toEqual([['call_rr_002', false], ['call_rr_003', true]]);
+      const all = p.next.received.flatMap((s) => findingEvents(s).map((e) => ({ s, e })));
+      expect(all.map((x) => [x.e.attributes?.[ATTR_FINDING_KIND], x.e.attributes?.[ATTR_TOOL_NAME]])).toEqual([['refusal-asserts-absence', 'backup_jobs']]);
+      expect(all[0]!.s).toBe(llm(p).at(-1));
+      expect(String(all[0]!.e.attributes?.[ATTR_FINDING_MESSAGE])).toContain(REFUSED_ERROR.slice(0, 30));
+    });
+
+    it('is_error control: the answer admits the failure, no finding', async () => {
+      const p = await runRefused('refused-read-admitted');
       assertPassedThrough(p);
       assertNoFindings(p.next.received);
     });

@@ -4,6 +4,8 @@
 // call_bt_003) and the advisory empty-lookup, plus dangling-reference where the stack records tool
 // definitions; clean-control gives none, and the summary says which checks could not run.
 import { describe, it, expect } from 'vitest';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCheck } from '../../src/cli/check.js';
 import { FIXTURES_DIR } from '../helpers/fixtures.js';
@@ -22,8 +24,8 @@ export const RECORDED_STACKS: Stack[] = [
 ];
 
 const DECL = join(FIXTURES_DIR, 'declarations.yaml');
-const check = (lib: string, scenario: string) => {
-  const r = runCheck([join(FIXTURES_DIR, lib, `${scenario}.otlp.json`), '--declarations', DECL, '--format', 'json']);
+const check = (lib: string, scenario: string, file = join(FIXTURES_DIR, lib, `${scenario}.otlp.json`)) => {
+  const r = runCheck([file, '--declarations', DECL, '--format', 'json']);
   expect(r.stderr).toBe('');
   expect(r.exitCode).toBe(0);
   return JSON.parse(r.stdout) as { findings: Record<string, unknown>[]; summary: string };
@@ -51,6 +53,27 @@ describe('check over the recorded stacks', () => {
       expect(out.findings).toEqual([]);
       expect(out.summary).toMatch(/on 3 LLM requests in 1 trace/);
       if (!stack.toolDefinitions) expect(out.summary).toContain('tool definitions were not recorded');
+    });
+  }
+
+  /** Stacks recorded with the refused-read pair (a tool_result with is_error: true). */
+  for (const stack of RECORDED_STACKS.filter((s) => s.library.endsWith('-anthropic'))) {
+    it(`${stack.library} refused-read: refusal-asserts-absence on backup_jobs, read from the execute_tool span`, () => {
+      const out = check(stack.library, 'refused-read');
+      expect(out.findings.map((f) => [f.kind, f.toolName, f.toolCallId])).toEqual([['refusal-asserts-absence', 'backup_jobs', 'call_rr_003']]);
+      expect(String(out.findings[0]!.message)).toContain('locked by a maintenance window');
+    });
+    it(`${stack.library} refused-read-admitted: no finding`, () => {
+      expect(check(stack.library, 'refused-read-admitted').findings).toEqual([]);
+    });
+    it(`${stack.library} refused-read without the app's execute_tool spans: the instrumentation alone cannot say the read failed`, () => {
+      // Neither instrumentation keeps a tool_result's is_error, and the error text states no
+      // refusal by itself: with the app's tool spans gone, nothing records the failure.
+      const doc = JSON.parse(readFileSync(join(FIXTURES_DIR, stack.library, 'refused-read.otlp.json'), 'utf8')) as { resourceSpans: { scopeSpans: { spans: { name: string }[] }[] }[] };
+      for (const rs of doc.resourceSpans) for (const ss of rs.scopeSpans) ss.spans = ss.spans.filter((sp) => !sp.name.startsWith('execute_tool '));
+      const file = join(mkdtempSync(join(tmpdir(), 'fp-stacks-')), 'no-tools.otlp.json');
+      writeFileSync(file, JSON.stringify(doc));
+      expect(check(stack.library, 'refused-read', file).findings).toEqual([]);
     });
   }
 });
