@@ -14,13 +14,14 @@ interface Stack {
   library: string;
   /** Whether the stack records the tools offered (dangling-reference can run). */
   toolDefinitions: boolean;
-  /** Extra files beside <scenario>.otlp.json (log records). */
-  logs?: boolean;
+  /** Whether tool executions come from the app's own execute_tool spans (an instrumentation of the client only). */
+  appToolSpans: boolean;
 }
 
 export const RECORDED_STACKS: Stack[] = [
-  { library: 'traceloop-anthropic', toolDefinitions: false },
-  { library: 'openinference-anthropic', toolDefinitions: true },
+  { library: 'traceloop-anthropic', toolDefinitions: false, appToolSpans: true },
+  { library: 'openinference-anthropic', toolDefinitions: true, appToolSpans: true },
+  { library: 'vercel-ai-anthropic', toolDefinitions: true, appToolSpans: false },
 ];
 
 const DECL = join(FIXTURES_DIR, 'declarations.yaml');
@@ -58,7 +59,7 @@ describe('check over the recorded stacks', () => {
 
   /** Stacks recorded with the refused-read pair (a tool_result with is_error: true). */
   for (const stack of RECORDED_STACKS.filter((s) => s.library.endsWith('-anthropic'))) {
-    it(`${stack.library} refused-read: refusal-asserts-absence on backup_jobs, read from the execute_tool span`, () => {
+    it(`${stack.library} refused-read: refusal-asserts-absence on backup_jobs, read from the tool span (the app's execute_tool, or the SDK's ai.toolCall)`, () => {
       const out = check(stack.library, 'refused-read');
       expect(out.findings.map((f) => [f.kind, f.toolName, f.toolCallId])).toEqual([['refusal-asserts-absence', 'backup_jobs', 'call_rr_003']]);
       expect(String(out.findings[0]!.message)).toContain('locked by a maintenance window');
@@ -66,7 +67,8 @@ describe('check over the recorded stacks', () => {
     it(`${stack.library} refused-read-admitted: no finding`, () => {
       expect(check(stack.library, 'refused-read-admitted').findings).toEqual([]);
     });
-    it(`${stack.library} refused-read without the app's execute_tool spans: the instrumentation alone cannot say the read failed`, () => {
+    if (stack.appToolSpans)
+      it(`${stack.library} refused-read without the app's execute_tool spans: the instrumentation alone cannot say the read failed`, () => {
       // Neither instrumentation keeps a tool_result's is_error, and the error text states no
       // refusal by itself: with the app's tool spans gone, nothing records the failure.
       const doc = JSON.parse(readFileSync(join(FIXTURES_DIR, stack.library, 'refused-read.otlp.json'), 'utf8')) as { resourceSpans: { scopeSpans: { spans: { name: string }[] }[] }[] };
@@ -74,6 +76,6 @@ describe('check over the recorded stacks', () => {
       const file = join(mkdtempSync(join(tmpdir(), 'fp-stacks-')), 'no-tools.otlp.json');
       writeFileSync(file, JSON.stringify(doc));
       expect(check(stack.library, 'refused-read', file).findings).toEqual([]);
-    });
+      });
   }
 });

@@ -71,8 +71,8 @@ export async function runAnthropicConversation(client: MessagesClient, scenario:
 export type RefusedScenario = 'refused-read' | 'refused-read-admitted';
 export const REFUSED_CONVERSATION_ID = 'conv-refused-read-0001';
 export const REFUSED_ERROR = 'machine srv-db-04 is locked by a maintenance window until 06:00 UTC';
-const REFUSED_USER = 'How are srv-db-04 backups doing, and do any of its jobs fail?';
-const REFUSED_RESULTS: Record<string, string> = {
+export const REFUSED_USER = 'How are srv-db-04 backups doing, and do any of its jobs fail?';
+export const REFUSED_RESULTS: Record<string, string> = {
   call_rr_001: '[{"machine_id":"srv-db-04","hostname":"db-primary","protected":true},{"machine_id":"srv-web-11","hostname":"web-edge","protected":false}]',
   call_rr_002: '[{"machine_id":"srv-db-04","last_success":"2025-11-30T02:00:00Z","state":"ok"}]',
 };
