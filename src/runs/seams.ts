@@ -194,7 +194,8 @@ export function checkExecution(ctx: SeamContext, state: ConversationState, ex: T
     : state.ledger
         .filter((r) => producers.has(r.toolName) && r.result !== undefined && r.outcome === 'ran')
         .map((r) => ({ toolName: r.toolName, ...(r.callId ? { callId: r.callId } : {}), text: resultText(r.result), ...(r.request !== undefined ? { request: r.request } : {}) }));
-  const lookup = emptyLookups({ row, declaration, producerResults, maxArgumentLeaves: ctx.limits.maxArgumentLeaves, quotedValueChars: ctx.limits.quotedValueChars });
+  const userTexts = !resultEmpty ? [] : state.served.filter((s) => s.source === 'user').map((s) => s.text);
+  const lookup = emptyLookups({ row, declaration, producerResults, userTexts, maxArgumentLeaves: ctx.limits.maxArgumentLeaves, quotedValueChars: ctx.limits.quotedValueChars });
   // Past its bounds the conversation's ledger is partial: "no earlier producer result" may only
   // mean the result was not kept, and the disposition says so instead of guessing.
   const missing = lookup.tally.unreachableReasons[NO_PRODUCER_RESULT];
