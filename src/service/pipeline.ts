@@ -22,7 +22,9 @@ import { findingId, findingToEvent, fitBytes } from '../findings/events.js';
 import { ATTR_FINDING_ID, ATTR_FINDING_MESSAGE, SCOPE_NAME } from '../findings/names.js';
 import { DEFAULT_LIMITS } from '../limits.js';
 import { tallyMessage, type DecodeTally } from '../otlp/decode-tally.js';
+import type { TraceLayout } from '../otlp/trace-layout.js';
 import type { ServiceConfig } from './config.js';
+import { onwardTracePayload } from './onward.js';
 import type { Downstream, ExportOutcome } from './downstream.js';
 import type { FindingsStore } from './findings-store.js';
 import { findingLine } from './findings-store.js';
@@ -51,6 +53,8 @@ export interface TraceBatch {
   abandoned?: () => boolean;
   /** What decoding normalised (said to the sender as a partialSuccess warning). */
   tally?: DecodeTally;
+  /** Where each span sits in `body` (protobuf only): the onward export reuses the original bytes. */
+  layout?: TraceLayout;
 }
 
 export interface LogsBatch {
@@ -92,6 +96,8 @@ interface Prepared {
   at: number;
   /** Request bytes this entry stands for (its share of limits.replayBytes). */
   bytes: number;
+  /** The onward trace export, encoded once (onward.ts); absent: spansOut is encoded by the downstream. */
+  payload?: Uint8Array;
 }
 
 export interface PipelineDeps {
@@ -286,7 +292,7 @@ export class Pipeline {
       const p = prepared;
       const mine = batch.signal === 'traces';
       tasks.push(
-        ds.exportSpans(p.spansOut).then((o) => {
+        (p.payload && ds.exportTraceBytes ? ds.exportTraceBytes(p.payload) : ds.exportSpans(p.spansOut)).then((o) => {
           if (o.ok) {
             p.done.traces = true;
             const rejected = Math.min(o.rejected ?? 0, p.spansOut.length);
@@ -428,7 +434,10 @@ export class Pipeline {
       if (!d.downstream && d.config.embedded.print) d.stdout(findingLine(view));
     }
     const evaluations = d.config.evaluations && d.downstream?.hasLogs ? result.findings.map((f) => this.evaluationRecord(f, spans)) : [];
-    return { spansOut, evaluations, findings: result.findings.length, done: { traces: spansOut.length === 0, logs: batch.signal !== 'logs', evaluations: evaluations.length === 0 }, at: this.now(), bytes: batch.body.byteLength };
+    const payload = d.downstream?.exportTraceBytes && spansOut.length
+      ? onwardTracePayload({ layout: batch.signal === 'traces' ? batch.layout : undefined, spans, annotations: result.annotations, carriers: result.carriers, spansOut, json: d.config.downstream?.protocol === 'http/json' })
+      : undefined;
+    return { spansOut, evaluations, findings: result.findings.length, done: { traces: spansOut.length === 0, logs: batch.signal !== 'logs', evaluations: evaluations.length === 0 }, at: this.now(), bytes: batch.body.byteLength, ...(payload ? { payload } : {}) };
   }
 
   /** The GenAI conventions' gen_ai.evaluation.result event for one finding, parented to its span. */
