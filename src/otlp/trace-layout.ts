@@ -168,19 +168,22 @@ function walk(body: Uint8Array): LaidOutRequest | undefined {
             if (sp.wire !== WIRE_LEN) return undefined;
             const span = OtlpTypes.Span.decode(sub(body, sp)) as unknown as Record<string, unknown>;
             spanIndex.set(span, layout.spans.length);
-            sl.parts.push({ ...sp, span: layout.spans.length });
+            (sp as LayoutField & { span?: number }).span = layout.spans.length;
+            sl.parts.push(sp);
             layout.spans.push(sp);
             (ss.spans as Record<string, unknown>[]).push(span);
           } else sl.parts.push(sp);
         }
         sl.endSpan = layout.spans.length;
-        rl.parts.push({ ...rp, scope: layout.scopes.length });
+        (rp as LayoutField & { scope?: number }).scope = layout.scopes.length;
+        rl.parts.push(rp);
         layout.scopes.push(sl);
         (rs.scopeSpans as Record<string, unknown>[]).push(ss);
       } else rl.parts.push(rp);
     }
     rl.endSpan = layout.spans.length;
-    layout.parts.push({ ...f, resource: layout.resources.length });
+    (f as LayoutField & { resource?: number }).resource = layout.resources.length;
+    layout.parts.push(f);
     layout.resources.push(rl);
     message.resourceSpans.push(rs);
   }
