@@ -127,13 +127,14 @@ function startChild(config, file = './service-child.mjs') {
   }));
 }
 
-function post(agent, url, body) {
+/** One POST; a keep-alive socket the server closed just as it was reused (ECONNRESET before any answer) is retried once. */
+function post(agent, url, body, retried = false) {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: 'POST', agent, headers: { 'Content-Type': 'application/x-protobuf', 'Content-Length': body.length } }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode));
     });
-    req.on('error', reject);
+    req.on('error', (e) => (!retried && req.reusedSocket && e.code === 'ECONNRESET' ? post(agent, url, body, true).then(resolve, reject) : reject(e)));
     req.end(body);
   });
 }
