@@ -262,6 +262,7 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
       ...(values.incomplete ? { incomplete: values.incomplete } : {}),
       currentTurnTraceId: traceId,
       toolCallsThisTurn: turnRows.length,
+      ...lastUserMessage(frame),
       quotedValueChars: limits.quotedValueChars,
     });
     answerFindings.push(...values.findings, ...prior.findings);
@@ -304,4 +305,10 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
 
 function notArmed(check: string): CheckTally {
   return { check, seam: 'answer', checked: 0, findings: 0, notApplicable: 1, unreachable: 0, unreachableReasons: {} };
+}
+
+/** The window's last user message (this turn's question), as `userMessage` when there is one. */
+function lastUserMessage(frame: Frame): { userMessage?: string } {
+  for (let i = frame.served.length - 1; i >= 0; i--) if (frame.served[i]!.source === 'user') return { userMessage: frame.served[i]!.text };
+  return {};
 }
