@@ -41,6 +41,8 @@ export const RECORDED_STACKS: Stack[] = [
   },
   // Records no tool calls and no parent spans: no check can place anything (live-traceloop-langchain.test.ts).
   { library: 'traceloop-langchain', toolDefinitions: false, appToolSpans: false, refused: false, backupTriage: [] },
+  // openai + traceloop-openai, tools served over MCP (live-mcp.test.ts): the MCP spans are not read; the app's execute_tool spans are.
+  { library: 'traceloop-mcp', toolDefinitions: true, appToolSpans: true, refused: false },
 ];
 
 const DECL = join(FIXTURES_DIR, 'declarations.yaml');
