@@ -10,6 +10,8 @@
 // the mean of the 5 turns around it (76-80, 3-7). Target ≤ 2.
 // Usage: node bench/sdk-conversation.mjs            (parent: spawns the runs, prints, emits)
 //        node bench/sdk-conversation.mjs child bsp|footprint [DIST]   (one run; prints JSON)
+//        node bench/sdk-conversation.mjs ab DIST_A DIST_B   (two builds of footprint: runs B, A, B' …
+//          alternately, each in its own process, and prints each one's cost at the checkpoints)
 // BENCH_CONV_RUNS (3), BENCH_CONV_CONVERSATIONS (20), BENCH_CONV_ROUNDS (3) override the sizes.
 
 import { spawn } from 'node:child_process';
@@ -163,8 +165,41 @@ function contentsSizes() {
   return Array.from({ length: TURNS }, (_, t) => JSON.stringify(next(t + 1).input).length);
 }
 
+/** Two builds side by side: baseline, A and B each in its own process, alternating, `runs` times. */
+export async function abConversation(distA, distB, { runs = RUNS } = {}) {
+  const bsp = [];
+  const a = [];
+  const b = [];
+  for (let i = 0; i < runs; i++) {
+    bsp.push(await spawnChild('bsp', distA));
+    if (i % 2 === 0) {
+      a.push(await spawnChild('footprint', distA));
+      b.push(await spawnChild('footprint', distB));
+    } else {
+      b.push(await spawnChild('footprint', distB));
+      a.push(await spawnChild('footprint', distA));
+    }
+  }
+  const med = (rs) => Array.from({ length: TURNS }, (_, t) => median(rs.map((r) => r.perTurn[t])));
+  const base = med(bsp);
+  const costs = (rs) => {
+    const m = med(rs);
+    const perRun = (t) => rs.map((r, i) => round(around(r.perTurn, ...windowOf(t)) - around(bsp[i].perTurn, ...windowOf(t)), 1));
+    return CHECKPOINTS.map((t) => ({ turn: t, median: round(around(m, ...windowOf(t)) - around(base, ...windowOf(t)), 1), runs: perRun(t) }));
+  };
+  return { runs, a: costs(a), b: costs(b), bsp: CHECKPOINTS.map((t) => round(around(base, ...windowOf(t)), 1)) };
+}
+
 if (isMain(import.meta.url)) {
-  if (process.argv[2] === 'child') {
+  if (process.argv[2] === 'ab') {
+    const r = await abConversation(resolve(process.argv[3]), resolve(process.argv[4]));
+    console.log(`A = ${process.argv[3]}, B = ${process.argv[4]}; footprint's cost per request (µs; median of ${r.runs} runs, then each run = its own process minus the baseline run beside it)`);
+    for (let i = 0; i < CHECKPOINTS.length; i++) {
+      const [x, y] = [r.a[i], r.b[i]];
+      console.log(`  turn ${String(x.turn).padStart(2)}: BSP ${r.bsp[i]}  A ${x.median} [${x.runs.join(', ')}]  B ${y.median} [${y.runs.join(', ')}]`);
+    }
+    console.log(`  cost at 80 / at 5: A ${round(r.a[6].median / r.a[1].median, 2)}, B ${round(r.b[6].median / r.b[1].median, 2)}`);
+  } else if (process.argv[2] === 'child') {
     const r = await childRun(process.argv[3], process.argv[4] ?? resolve(HERE, '../dist'));
     console.log(`CONV-RUN ${JSON.stringify(r)}`);
   } else {
