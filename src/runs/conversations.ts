@@ -124,35 +124,15 @@ export class ConversationStore {
   /** Records a request's served strings and result tools after it was checked. */
   recordServed(state: ConversationState, request: number, served: readonly ServedString[], resultTools: Iterable<string>): void {
     for (const t of resultTools) state.resultTools.add(t);
-    const kept = this.keptTexts(state);
     for (const s of served) {
       if (s.source === 'tool-schema') continue;
-      // The same text kept before (the history a window repeats is the same string objects, whose
-      // hash V8 caches): its key is kept too, so skipping it is what the key test would decide.
-      if (kept.has(s.text)) continue;
       const key = servedKey(s.text);
       if (state.servedTexts.has(key)) continue;
       if (!this.room(state, sizeOf(s.text), state.served.length)) continue;
       state.servedTexts.add(key);
       state.served.push({ ...s, request });
-      kept.add(s.text);
     }
   }
-
-  /**
-   * The exact texts of a state's kept served strings, beside it (not part of the state: a state
-   * rebuilt elsewhere starts with none, and the key test decides as before). Holds only strings
-   * state.served holds already.
-   */
-  private keptTexts(state: ConversationState): Set<string> {
-    let kept = this.kept.get(state);
-    if (!kept) {
-      kept = new Set(state.served.map((s) => s.text));
-      this.kept.set(state, kept);
-    }
-    return kept;
-  }
-  private readonly kept = new WeakMap<ConversationState, Set<string>>();
 
   recordChosen(state: ConversationState, request: number, calls: readonly { id?: string; name: string }[]): void {
     for (const c of calls) {

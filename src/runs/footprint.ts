@@ -14,7 +14,8 @@ import { groupLogsBySpan } from '../conventions/log-join.js';
 import { CONVERSATION_ID_KEYS } from '../conventions/conversation-keys.js';
 import { CHECK_CATALOG, CONTENT_NOT_CAPTURED, NO_LLM_SPANS, checkOfKind } from '../checks/catalog.js';
 import { checkExecution, checkRequest, unreachableAll, type SeamContext } from './seams.js';
-import { dispositionEvent, dispositionRows } from '../findings/disposition.js';
+import { dispositionRows } from '../findings/disposition.js';
+import { DispositionCache } from './disposition-cache.js';
 import { BoundedMap } from './bounded-map.js';
 import { ConversationStore, conversationKey } from './conversations.js';
 import { findingIdentity, findingToEvent, fitBytes } from '../findings/events.js';
@@ -85,6 +86,8 @@ export class FootprintCore {
   private readonly spanDeclarations: BoundedMap<SpanToolDeclaration>;
   /** Each conversation's last input window, so a request that extends it reads only what is new. */
   private readonly windows: WindowMemos;
+  /** Disposition attributes by tally signature: most turns of an app repeat the same few. */
+  private readonly dispositions = new DispositionCache();
   private readonly findingsByKind: Record<string, number> = {};
   /**
    * Estimated bytes held by the caches above that grow with their values (remembered annotations,
@@ -186,6 +189,10 @@ export class FootprintCore {
     for (const s of input.spans) {
       const key = spanKey(s);
       inBatch.set(key, s);
+      if (!this.config.rememberSpans) {
+        fresh.push(s);
+        continue;
+      }
       const before = this.processedSpans.get(key);
       if (before === undefined) fresh.push(s);
       else if (before !== null) result.annotations.set(key, { events: [...before.events], attributes: { ...before.attributes } });
@@ -309,7 +316,7 @@ export class FootprintCore {
 
     // 7. Remember what each fresh agent span got (and spans that got something), for a retry of
     //    the same batch. Ordinary spans are never analysed, so there is nothing to remember.
-    for (const span of fresh) {
+    for (const span of this.config.rememberSpans ? fresh : []) {
       const key = spanKey(span);
       const ann = result.annotations.get(key);
       const remembered = ann ? { events: [...ann.events], attributes: { ...ann.attributes } } : agentSpanKeys.has(key) ? null : undefined;
@@ -364,7 +371,7 @@ export class FootprintCore {
       }
       // `findings` counts findings written (one per defect per trace), not re-detections.
       const rows = dispositionRows(CHECK_CATALOG, this.talliesOf(traceId)).map((r) => ({ ...r, findings: written?.get(r.check) ?? 0 }));
-      annotationFor(result, target.key).events.push(dispositionEvent(rows, info?.llmRequests ?? 0, target.time, limits.maxWrittenAttributeBytes));
+      annotationFor(result, target.key).events.push(this.dispositions.event(rows, info?.llmRequests ?? 0, target.time, limits.maxWrittenAttributeBytes));
     }
   }
 
