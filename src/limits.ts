@@ -113,3 +113,16 @@ export const EXPLAIN_LIMITS = Object.freeze({
   /** A kept trace is dropped this long after it was last written to, in milliseconds. */
   idleMs: 60 * 60 * 1000,
 });
+
+// ---- Shared conversation-state store (issue 14) ----
+
+/**
+ * Milliseconds a batch may wait on the shared state store in all (the read before analysis plus
+ * the write after it). Past it the turn is judged with what this instance holds, its disposition
+ * says "conversation state unavailable", and the write, if any, finishes in the background.
+ */
+export const STATE_STORE_BUDGET_MS = 50;
+/** Milliseconds one store command may take before the client gives up on it (background writes included). */
+export const STATE_STORE_COMMAND_TIMEOUT_MS = 1000;
+/** Times a write that met another instance's newer version is merged and tried again. */
+export const STATE_STORE_WRITE_ATTEMPTS = 4;

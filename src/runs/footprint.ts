@@ -31,6 +31,7 @@ import {
 } from '../findings/names.js';
 import { resolveOptions, type FootprintOptions, type ProcessInput, type ProcessResult, type SpanAnnotation, type CoreStats, type ResolvedOptions } from './options.js';
 import { carrierSpan } from './carrier.js';
+import { conversationStateAccess, type ConversationStateAccess } from './state-access.js';
 
 export type { Redaction, FootprintOptions, SpanAnnotation, ProcessInput, ProcessResult, CoreStats, ResolvedOptions } from './options.js';
 export { resolveOptions } from './options.js';
@@ -106,6 +107,11 @@ export class FootprintCore {
     this.spanDeclarations = new BoundedMap({ maxEntries: 10_000, idleMs: limits.conversationIdleMs, now });
     this.processedSpans = new BoundedMap({ maxEntries: limits.maxRememberedSpans, idleMs: limits.conversationIdleMs, now, onEvict: (k, v) => (this.cacheBytes -= rememberedBytes(k, v)) });
     this.traceWritten = traceMap();
+  }
+
+  /** The conversations, for a shared state store (src/state/): keys of a batch, read, hydrate. */
+  stateAccess(): ConversationStateAccess {
+    return conversationStateAccess({ conversations: this.conversations, traceConversation: this.traceConversation, tenantAttribute: this.config.tenantAttribute });
   }
 
   /** Cheap: true when some convention would read this span. Non-agent spans need no other work. */

@@ -28,6 +28,8 @@ export interface HttpReceiverDeps {
   store: FindingsStore;
   log: LogFn;
   isReady: () => boolean;
+  /** The shared conversation-state store's state, reported by /readyz (absent with `state: memory`). */
+  stateReady?: () => { ok: boolean; kind: string; detail: string };
   /** "Explain this answer" routes (src/service/explain-routes.ts): true when it answered. */
   explain?: (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;
 }
@@ -98,7 +100,10 @@ export class HttpReceiver {
 
     if (url.pathname === N.PATH_HEALTHZ && req.method === 'GET') return send(res, 200, 'application/json', '{"status":"ok"}');
     if (url.pathname === N.PATH_READYZ && req.method === 'GET') {
-      return this.d.isReady() ? send(res, 200, 'application/json', '{"status":"ready"}') : send(res, 503, 'application/json', '{"status":"not ready"}');
+      // A store that is down degrades judging (no shared history), not forwarding: still ready.
+      const state = this.d.stateReady?.();
+      const extra = state ? `,"state":${JSON.stringify({ store: state.kind, connected: state.ok, detail: state.detail })}` : '';
+      return this.d.isReady() ? send(res, 200, 'application/json', `{"status":"ready"${extra}}`) : send(res, 503, 'application/json', `{"status":"not ready"${extra}}`);
     }
     if (config.auth.token && !tokenMatches(config.auth.token, req.headers.authorization)) {
       req.resume();

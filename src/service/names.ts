@@ -64,3 +64,10 @@ export const EVAL_ATTR_EXPLANATION = 'gen_ai.evaluation.explanation';
 export const PATH_EXPLAIN_API = '/api/explain/';
 export const PATH_EXPLAIN_PAGE = '/explain/';
 export const ENV_PUBLIC_URL = 'FOOTPRINT_PUBLIC_URL';
+
+// ---- Shared conversation-state store (issue 14) ----
+export const ENV_STATE = 'FOOTPRINT_STATE';
+export const M_STATE_STORE_OPS = 'footprint_state_store_operations_total';
+export const M_STATE_STORE_SECONDS = 'footprint_state_store_duration_seconds';
+export const M_STATE_UNAVAILABLE = 'footprint_state_unavailable_turns_total';
+export const M_STATE_STORE_UP = 'footprint_state_store_up';

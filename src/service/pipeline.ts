@@ -27,6 +27,7 @@ import type { FindingsStore } from './findings-store.js';
 import { findingLine } from './findings-store.js';
 import type { ServiceMetrics, Transport } from './metrics.js';
 import * as N from './names.js';
+import type { StateHook } from '../state/hook.js';
 
 /** What the service needs of a core (FootprintCore satisfies it). */
 export interface CoreLike {
@@ -101,6 +102,8 @@ export interface PipelineDeps {
   log: LogFn;
   stdout: (line: string) => void;
   now?: () => number;
+  /** The shared conversation-state store's per-batch hook (src/state/); absent with `state: memory`. */
+  state?: StateHook;
 }
 
 export class Pipeline {
@@ -212,7 +215,7 @@ export class Pipeline {
     this.expireReplay();
     let prepared = this.replay.get(key);
     if (prepared) m.exportRetries.inc({ signal: batch.signal });
-    else prepared = this.prepare(batch);
+    else prepared = await this.prepare(batch);
 
     const own = batch.signal === 'traces' ? batch.spans.length : batch.logs.length;
     const notes = batch.tally ? tallyMessage(batch.tally) : undefined;
@@ -361,7 +364,7 @@ export class Pipeline {
   }
 
   /** Runs the core once per distinct batch and builds what is to be sent. */
-  private prepare(batch: Batch): Prepared {
+  private async prepare(batch: Batch): Promise<Prepared> {
     const { d } = this;
     const m = d.metrics;
     const cap = d.config.limits.spansPerBatch;
@@ -372,7 +375,11 @@ export class Pipeline {
       d.log('warn', `batch of ${spans.length} spans is over limits.spansPerBatch (${cap}); the last ${spans.length - cap} are forwarded without analysis`);
     }
     const logs = batch.signal === 'logs' ? batch.logs : [];
-    const result = d.core.process({ spans: analysed.map((s) => s.span), logs });
+    const input = { spans: analysed.map((s) => s.span), logs };
+    // Shared conversation state: read before, written after, each wait bounded (src/state/sync.ts).
+    const held = d.state ? await d.state.before(input) : undefined;
+    const result = d.core.process(input);
+    if (held) await d.state!.after(held, input, result);
     this.logDiagnostics([...batch.diagnostics, ...result.diagnostics]);
 
     const spansOut: Prepared['spansOut'] = spans.map((item) => {
