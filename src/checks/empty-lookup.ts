@@ -7,8 +7,10 @@
 // matches a WHOLE token of a producer's result (raw or JSON-decoded), a phrase a case-insensitive
 // substring; a value that is only a proper part of a producer's token is reported as `fragment`,
 // naming the whole token (never as "a value the tool served"); only declared producers count (per
-// argument in the named form). Errored and refused calls, and results of unknown emptiness, are
-// not applicable. Detection only: nothing is blocked.
+// argument in the named form). An empty result that explains itself is a pass: the call carried a
+// declared enum filter (`statuses: [failed]`), or the producer's object holding the value has a zero
+// count beside it (`job_count: 0`). Errored and refused calls, and results of unknown emptiness,
+// are not applicable. Detection only: nothing is blocked.
 // Tally: a non-empty result is one encounter (a pass); an empty one counts each string argument
 // judged (pass or fail). Pure function over plain data: no I/O, no clocks, no globals.
 
@@ -21,6 +23,7 @@ import { argumentLeaves } from './argument-leaves.js';
 import { isFragmentOf, judgedValue } from './argument-identity.js';
 import { producersOf } from './argument-sources.js';
 import { ServedGrounds } from './argument-grounds.js';
+import { enumFilterOf, producerPredictedEmpty, userTypedWhole } from './empty-explained.js';
 import type { ServedString } from '../model/frame.js';
 import { quoteText } from '../findings/quote.js';
 import { GROUNDING_FRAGMENT } from '../findings/names.js';
@@ -49,6 +52,8 @@ export interface EmptyLookupInput {
   declaration: ToolDeclaration | undefined;
   /** Earlier results of declared producers, in conversation order. Others are ignored. */
   producerResults: readonly ProducerResult[];
+  /** The conversation's user messages so far: a value typed whole there is not a fragment of a producer's token. */
+  userTexts?: readonly string[];
   maxArgumentLeaves?: number;
   quotedValueChars?: number;
 }
@@ -108,6 +113,8 @@ export function emptyLookups(input: EmptyLookupInput): CheckOutcome {
     const reason = `arguments had more than ${maxLeaves} leaves; the rest were not checked`;
     tally.unreachableReasons[reason] = (tally.unreachableReasons[reason] ?? 0) + 1;
   }
+  // A declared enum filter on the call explains an empty result: nothing of that status is an answer.
+  const filter = enumFilterOf(row.arguments, schemas, maxLeaves);
   let judged = 0;
   for (const leaf of walk.leaves) {
     const leafProducers = producersOf(input.declaration!, leaf.path);
@@ -123,11 +130,14 @@ export function emptyLookups(input: EmptyLookupInput): CheckOutcome {
     if (value.form === 'identifier') {
       const located = view.locate(needle, fromLeafProducer);
       if (located.accepted) ground = servedOf.get(located.accepted);
-      else if (located.fragment && fromLeafProducer(located.fragment.served) && isFragmentOf(value, located.fragment.token ?? '')) fragment = { producer: servedOf.get(located.fragment.served)!, token: located.fragment.token ?? '' };
+      else if (located.fragment && fromLeafProducer(located.fragment.served) && isFragmentOf(value, located.fragment.token ?? '') && !userTypedWhole(input.userTexts ?? [], value.text)) fragment = { producer: servedOf.get(located.fragment.served)!, token: located.fragment.token ?? '' };
     } else {
       ground = latestFirst.find(({ p }) => leafProducers.includes(p.toolName) && p.text.toLowerCase().includes(needle))?.p;
     }
     if (!ground && !fragment) continue;
+    // Explained empties are checked passes: the filter, or the producer's own zero count beside the value.
+    // A cut value (fragment) is still reported: a filter does not explain a value that is only part of a token.
+    if (ground && (filter || producerPredictedEmpty(ground.text, value.text))) continue;
     tally.findings++;
     findings.push(buildFinding(input, leaf.path, value.text, ground ?? fragment!.producer, input.quotedValueChars ?? DEFAULT_LIMITS.quotedValueChars, fragment?.token));
   }

@@ -3,13 +3,15 @@
 // may repeat results that are no longer current. Reads the grounded tokens `unsupported-value`
 // returns. Fences: no grounded value, an unknown current turn, a value whose serving turn was not
 // recorded, or an incomplete evidence index -> unreachable (never a pass); one value from this turn,
-// or any tool call this turn -> pass. One encounter per answer. Detection only: nothing is blocked;
+// or any tool call this turn, or a user message asking to recall what was said -> pass. One
+// encounter per answer. Detection only: nothing is blocked;
 // the finding is a place to look, never a verdict. Pure function: no I/O, no clocks, no globals.
 
 import type { CheckOutcome, CheckTally, Witness } from '../model/finding.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
 import type { GroundedToken } from './unsupported-value.js';
+import { asksToRecall } from './recall-question.js';
 
 export const PRIOR_TURN_EVIDENCE = 'prior-turn-evidence';
 
@@ -28,6 +30,8 @@ export interface PriorTurnEvidenceInput {
   currentTurnTraceId: string | undefined;
   /** Tool calls (ledger rows, any outcome) of this turn. */
   toolCallsThisTurn: number;
+  /** The user's message of this turn (the window's last user message), when recorded. */
+  userMessage?: string;
   quotedValueChars: number;
 }
 
@@ -51,6 +55,8 @@ export function priorTurnEvidence(input: PriorTurnEvidenceInput): CheckOutcome {
   if (input.grounded.some((g) => g.turnTraceId === undefined)) return unreachable('the turn that served some grounded values was not recorded');
   tally.checked = 1;
   if (input.toolCallsThisTurn > 0) return { findings: [], tally };
+  // The user asked what was said before: repeating an earlier turn's value is the answer asked for.
+  if (asksToRecall(input.userMessage)) return { findings: [], tally };
 
   tally.findings = 1;
   const first = input.grounded[0]!;

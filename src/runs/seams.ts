@@ -194,7 +194,8 @@ export function checkExecution(ctx: SeamContext, state: ConversationState, ex: T
     : state.ledger
         .filter((r) => producers.has(r.toolName) && r.result !== undefined && r.outcome === 'ran')
         .map((r) => ({ toolName: r.toolName, ...(r.callId ? { callId: r.callId } : {}), text: resultText(r.result), ...(r.request !== undefined ? { request: r.request } : {}) }));
-  const lookup = emptyLookups({ row, declaration, producerResults, maxArgumentLeaves: ctx.limits.maxArgumentLeaves, quotedValueChars: ctx.limits.quotedValueChars });
+  const userTexts = !resultEmpty ? [] : state.served.filter((s) => s.source === 'user').map((s) => s.text);
+  const lookup = emptyLookups({ row, declaration, producerResults, userTexts, maxArgumentLeaves: ctx.limits.maxArgumentLeaves, quotedValueChars: ctx.limits.quotedValueChars });
   // Past its bounds the conversation's ledger is partial: "no earlier producer result" may only
   // mean the result was not kept, and the disposition says so instead of guessing.
   const missing = lookup.tally.unreachableReasons[NO_PRODUCER_RESULT];
@@ -261,6 +262,7 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
       ...(values.incomplete ? { incomplete: values.incomplete } : {}),
       currentTurnTraceId: traceId,
       toolCallsThisTurn: turnRows.length,
+      ...lastUserMessage(frame),
       quotedValueChars: limits.quotedValueChars,
     });
     answerFindings.push(...values.findings, ...prior.findings);
@@ -303,4 +305,10 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
 
 function notArmed(check: string): CheckTally {
   return { check, seam: 'answer', checked: 0, findings: 0, notApplicable: 1, unreachable: 0, unreachableReasons: {} };
+}
+
+/** The window's last user message (this turn's question), as `userMessage` when there is one. */
+function lastUserMessage(frame: Frame): { userMessage?: string } {
+  for (let i = frame.served.length - 1; i >= 0; i--) if (frame.served[i]!.source === 'user') return { userMessage: frame.served[i]!.text };
+  return {};
 }

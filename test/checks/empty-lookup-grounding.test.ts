@@ -17,7 +17,7 @@ const MACHINES: ProducerResult = {
 };
 const SITES: ProducerResult = { toolName: 'list_sites', callId: 'call_ls_001', request: 1, text: '["fra-1","lon-3"]' };
 
-function run(args: unknown, declaration: ToolDeclaration, producerResults: ProducerResult[] = [MACHINES, SITES]) {
+function run(args: unknown, declaration: ToolDeclaration, producerResults: ProducerResult[] = [MACHINES, SITES], userTexts: string[] = []) {
   const execution: ToolExecution = {
     kind: 'tool-execution',
     span,
@@ -31,7 +31,7 @@ function run(args: unknown, declaration: ToolDeclaration, producerResults: Produ
     startTimeUnixNano: 1_790_000_000_000_000_000n,
     endTimeUnixNano: 1_790_000_000_300_000_000n,
   };
-  return emptyLookups({ row: ledgerRowOf(execution, declaration, 2), declaration, producerResults });
+  return emptyLookups({ row: ledgerRowOf(execution, declaration, 2), declaration, producerResults, userTexts });
 }
 
 describe('empty-lookup: whole tokens and fragments', () => {
@@ -67,5 +67,50 @@ describe('empty-lookup: argumentsFrom, named form', () => {
   it('a value served only by another argument\'s producer does not count', () => {
     const out = run({ site: 'srv-web-edge-11' }, named);
     expect(out.findings).toEqual([]);
+  });
+});
+
+describe('empty-lookup: empties that explain themselves', () => {
+  const schema = { type: 'object', properties: { machine_id: { type: 'string' }, statuses: { type: 'array', items: { type: 'string', enum: ['ok', 'failed', 'running'] } } } };
+
+  it('a declared enum filter on the call explains the empty result (no failed jobs is an answer)', () => {
+    const decl: ToolDeclaration = { argumentsFrom: ['list_machines'], inputSchema: schema };
+    expect(run({ machine_id: 'srv-db-primary-04', statuses: ['failed'] }, decl).findings).toEqual([]);
+    expect(run({ machine_id: 'srv-db-primary-04', statuses: ['failed'] }, decl).tally).toMatchObject({ checked: 2, findings: 0 });
+    // Without the filter the same empty lookup is a place to look.
+    expect(run({ machine_id: 'srv-db-primary-04' }, decl).findings).toHaveLength(1);
+  });
+
+  it('the producer said there would be nothing: a zero count beside the value', () => {
+    const none: ProducerResult = { ...MACHINES, text: '[{"machine_id":"srv-web-edge-11","protected":false,"job_count":0},{"machine_id":"srv-db-primary-04","job_count":3}]' };
+    expect(run({ machine_id: 'srv-web-edge-11' }, { argumentsFrom: ['list_machines'] }, [none]).findings).toEqual([]);
+    expect(run({ machine_id: 'srv-db-primary-04' }, { argumentsFrom: ['list_machines'] }, [none]).findings).toHaveLength(1);
+  });
+});
+
+describe('empty-lookup: what an explained empty does not cover', () => {
+  const schema = { type: 'object', properties: { machine_id: { type: 'string' }, statuses: { type: 'array', items: { type: 'string', enum: ['ok', 'failed', 'running'] } } }, required: ['machine_id'] };
+
+  it('a required enum argument is not a narrowing filter', () => {
+    const required = { ...schema, required: ['machine_id', 'statuses'] };
+    expect(run({ machine_id: 'srv-db-primary-04', statuses: ['failed'] }, { argumentsFrom: ['list_machines'], inputSchema: required }).findings).toHaveLength(1);
+  });
+
+  it('a value outside the enum is not a filter of the schema', () => {
+    expect(run({ machine_id: 'srv-db-primary-04', statuses: ['broken'] }, { argumentsFrom: ['list_machines'], inputSchema: schema }).findings).toHaveLength(1);
+  });
+
+  it('a non-zero count beside the value, or a zero count on another record, explains nothing', () => {
+    const other: ProducerResult = { ...MACHINES, text: '[{"machine_id":"srv-web-edge-11","job_count":2},{"machine_id":"srv-db-primary-04","job_count":0}]' };
+    expect(run({ machine_id: 'srv-web-edge-11' }, { argumentsFrom: ['list_machines'] }, [other]).findings).toHaveLength(1);
+  });
+
+  it('a value the user typed whole is not a fragment of the producer\'s longer token; one the user did not type is', () => {
+    const replica: ProducerResult = { ...MACHINES, text: '[{"machine_id":"srv-db-04-replica"}]' };
+    const decl: ToolDeclaration = { argumentsFrom: ['list_machines'] };
+    const typed = run({ machine_id: 'srv-db-04' }, decl, [replica], ['Which backup jobs does srv-db-04 have?']);
+    expect(typed.findings).toEqual([]);
+    const notTyped = run({ machine_id: 'srv-db-04' }, decl, [replica], ['Which backup jobs does the replica have?']);
+    expect(notTyped.findings.map((f) => f.grounding)).toEqual(['fragment']);
   });
 });

@@ -12,6 +12,10 @@ import { REFUSAL_CASES } from './refusal-asserts-absence.js';
 import { MORE_VALUE_CASES } from './values-more.js';
 import { REFUSAL_ATTRIBUTION_CASES } from './refusal-asserts-absence-attribution.js';
 import { MORE_ARGUMENT_CASES } from './arguments-more.js';
+import { HOLDOUT_OFFER_ARGUMENT_CASES } from './holdout-offer-and-arguments.js';
+import { HOLDOUT_LEDGER_CASES } from './holdout-ledger.js';
+import { HOLDOUT_VALUE_CASES } from './holdout-values.js';
+import { HOLDOUT_CLAIM_REFUSAL_CASES } from './holdout-claims-refusals.js';
 
 export const ALL_CASES: CaseSpec[] = [
   ...DANGLING_CASES,
@@ -25,4 +29,9 @@ export const ALL_CASES: CaseSpec[] = [
   ...MORE_VALUE_CASES,
   ...REFUSAL_ATTRIBUTION_CASES,
   ...MORE_ARGUMENT_CASES,
+  // Held-out cases (written blind, after the checks were fixed; docs/quality.md "Held-out cases").
+  ...HOLDOUT_OFFER_ARGUMENT_CASES,
+  ...HOLDOUT_LEDGER_CASES,
+  ...HOLDOUT_VALUE_CASES,
+  ...HOLDOUT_CLAIM_REFUSAL_CASES,
 ];
