@@ -79,7 +79,7 @@ const fmt = (key) => {
     case 'sdk-agent':
       return [`BSP ${r.usPerChatSpanBsp} µs/chat span, +footprint ${r.usPerChatSpanFootprint} µs (+${r.overheadUsPerChatSpan})`, r.ratio, r.target];
     case 'service-throughput':
-      return [`full ${r.full.spansPerSecond} spans/s (${r.full.spansPerServiceCpuSecond}/CPU-s), pass-through ${r.passThrough.spansPerSecond}, decode+encode ${r.decodeEncode.spansPerSecond}`, r.ratio, r.target];
+      return [`per service CPU-s (median of ${r.runsPerVariant}): full ${r.full.spansPerServiceCpuSecond.median}, true pass-through ${r.passThrough.spansPerServiceCpuSecond.median}, ordinary ${r.ordinary.spansPerServiceCpuSecond.median}; decode+encode ${r.decodeEncode.spansPerSecond} spans/s`, r.ratio, r.target];
     case 'scaling-window':
       return [r.points.map((p) => `${p.windowKB}KB ${p.microseconds}µs`).join(', '), r.ratio, r.target];
     case 'scaling-args':

@@ -13,6 +13,7 @@ import type { AttrValue, SpanData } from '../model/telemetry.js';
 import { refOf } from '../model/telemetry.js';
 import type { Convention, ReadContext } from './types.js';
 import { readJsonAttribute } from './json-attribute.js';
+import { AnthropicRequestJson, anthropicWindowOf } from './anthropic-messages.js';
 import {
   AGENT_NAME,
   INPUT_MIME_TYPE,
@@ -20,8 +21,10 @@ import {
   LLM_INPUT_MESSAGES_PREFIX,
   LLM_MODEL_NAME,
   LLM_OUTPUT_MESSAGES_PREFIX,
+  LLM_PROVIDER,
   LLM_REQUEST_MODEL_NAME,
   LLM_RESPONSE_MODEL_NAME,
+  LLM_SYSTEM,
   LLM_TOOLS_PREFIX,
   MESSAGE_CONTENT,
   MESSAGE_CONTENTS_PREFIX,
@@ -219,7 +222,9 @@ function convertFamily(fam: FlatFamily, prefix: string, span: SpanData, ctx: Rea
   for (let i = 0; i < fam.messages.length; i++) {
     const fm = fam.messages[i];
     if (!fm) continue;
-    const role = mapRole(fm.role);
+    // Anthropic sends a tool_result inside a user message; OpenInference flattens it as role user
+    // with message.tool_call_id. It is a tool result, not the user's words.
+    const role = fm.role === 'user' && fm.toolCallId !== undefined ? 'tool' : mapRole(fm.role);
     if (!role) {
       unknownRoles++;
       continue;
@@ -367,6 +372,25 @@ function responsesItem(raw: unknown, span: SpanData, ctx: ReadContext, key: stri
   return { role, parts: textsOf(it.content).map((text) => ({ type: 'text', text })) };
 }
 
+/**
+ * An Anthropic Messages request's window from input.value, when the span is Anthropic's
+ * (`llm.system` / `llm.provider` = anthropic) and the body is a Messages request: it holds the
+ * system prompt and every tool_result block, which the flattened keys do not.
+ */
+function anthropicInputOf(span: SpanData, ctx: ReadContext): Message[] | undefined {
+  const a = span.attributes;
+  if (str(a[LLM_SYSTEM]) !== 'anthropic' && str(a[LLM_PROVIDER]) !== 'anthropic') return undefined;
+  const raw = a[INPUT_VALUE];
+  if (typeof raw !== 'string' || raw === REDACTED_VALUE) return undefined;
+  const mime = str(a[INPUT_MIME_TYPE]);
+  if (mime !== undefined && mime !== MIME_JSON) return undefined;
+  const body = readJsonAttribute(raw, AnthropicRequestJson, { limits: ctx.limits, diagnostics: ctx.diagnostics, span, key: INPUT_VALUE });
+  if (!body) return undefined;
+  const w = anthropicWindowOf(body, ctx.limits.maxMessagesPerRequest);
+  if (w.clipped > 0) reportSpan(span, ctx, 'warn', 'openinference.messages-clipped', `${INPUT_VALUE} holds messages past the ${ctx.limits.maxMessagesPerRequest}-message bound; ${w.clipped} were not read`);
+  return w.messages;
+}
+
 function inputFromRequestBody(span: SpanData, ctx: ReadContext): Message[] | undefined {
   const raw = span.attributes[INPUT_VALUE];
   if (typeof raw !== 'string' || raw === REDACTED_VALUE) return undefined;
@@ -437,6 +461,8 @@ const ToolSchemaJson = z.looseObject({
   name: z.string().optional(),
   description: z.string().optional().nullable(),
   parameters: z.unknown().optional(),
+  /** Anthropic's own tool form (`@arizeai/openinference-instrumentation-anthropic` writes it as given). */
+  input_schema: z.unknown().optional(),
   function: z
     .looseObject({ name: z.string(), description: z.string().optional().nullable(), parameters: z.unknown().optional() })
     .optional(),
@@ -451,7 +477,7 @@ function toolDefinition(raw: AttrValue, span: SpanData, ctx: ReadContext, key: s
     return undefined;
   }
   const description = t.function ? t.function.description : t.description;
-  const schema = t.function ? t.function.parameters : t.parameters;
+  const schema = t.function ? t.function.parameters : (t.parameters ?? t.input_schema);
   return { name, ...(description ? { description } : {}), ...(schema !== undefined ? { inputSchema: schema } : {}) };
 }
 
@@ -498,8 +524,10 @@ function readLlm(span: SpanData, ctx: ReadContext): LlmRequest {
     // drops the rest silently. OpenInference writes input.value before the flattened messages and
     // the output last, so a span that hit the limit holds a prefix of the window and no output.
     // Then (and only then) the whole request in input.value is the better record of the window.
-    const suspect = keyCount >= SDK_DEFAULT_ATTRIBUTE_COUNT_LIMIT || (!output.seen && attrs[OUTPUT_VALUE] === undefined);
-    if (suspect && !c.redacted) {
+    const anthropic = c.redacted ? undefined : anthropicInputOf(span, ctx);
+    const suspect = anthropic === undefined && keyCount >= SDK_DEFAULT_ATTRIBUTE_COUNT_LIMIT || (!output.seen && attrs[OUTPUT_VALUE] === undefined);
+    if (anthropic !== undefined) inputMessages = anthropic;
+    else if (suspect && !c.redacted) {
       const fromBody = inputFromRequestBody(span, ctx);
       if (fromBody && fromBody.length > inputMessages.length) {
         inputMessages = fromBody;

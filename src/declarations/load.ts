@@ -23,10 +23,10 @@ export function parseDeclarationsText(text: string, where: string): Declarations
   return r.ok ? r : { ok: false, errors: r.errors.map((e) => `${where}: ${e}`) };
 }
 
-const MAX_YAML_ERRORS = 10;
+export const MAX_YAML_ERRORS = 10;
 
 /** The parser's whole message, with its line and column first and its excerpt of the file kept. */
-function yamlErrorText(where: string, e: YAMLError): string {
+export function yamlErrorText(where: string, e: YAMLError): string {
   const pos = e.linePos?.[0];
   const [first = '', ...frame] = e.message.split('\n');
   const reason = first.replace(/ at line \d+, column \d+:?$/, '');

@@ -270,3 +270,20 @@ function jsonValue(key: string, v: unknown): unknown {
 export function encodeTraceRequestJson(items: readonly ExportItem[]): Uint8Array {
   return Buffer.from(JSON.stringify(jsonValue('', traceRequestMessage(items))), 'utf8');
 }
+
+/**
+ * The protobuf bytes of Span fields `attributes` (9) and `events` (11) only: appended to a Span
+ * message's original encoding they add these (repeated fields concatenate), leaving the rest as sent.
+ */
+export function encodeSpanAdditions(attributes: Attributes, events: SpanData['events']): Uint8Array {
+  const m: Record<string, unknown> = {};
+  const kv = keyValues(attributes);
+  if (kv.length) m.attributes = kv;
+  if (events.length) m.events = events.map((e) => ({ timeUnixNano: fixed64(e.timeUnixNano), name: e.name ?? '', attributes: keyValues(e.attributes) }));
+  return OtlpTypes.Span.encode(m).finish();
+}
+
+/** One Span message's bytes, written from the decoded span as traceRequestMessage writes it. */
+export function encodeSpanMessage(item: ExportItem): Uint8Array {
+  return OtlpTypes.Span.encode(spanMessage(item.span, item.extras ?? {})).finish();
+}

@@ -37,6 +37,8 @@ export interface SpanExtras {
 export interface DecodedTraceSpan {
   span: SpanData;
   extras: SpanExtras;
+  /** The span's index in the request's TraceLayout (trace-layout.ts), when it was read with one. */
+  ref?: number;
 }
 
 export interface DecodedTraces {
@@ -164,6 +166,15 @@ function pushDiag(list: Diagnostic[], d: Diagnostic): void {
 export function decodeTraceRequestProto(bytes: Uint8Array, where = 'request'): DecodeResult<DecodedTraces> {
   const r = protoDecode(OtlpTypes.ExportTraceServiceRequest, bytes);
   if (!r.ok) return r;
+  return tracesOfMessage(r.value, where);
+}
+
+/**
+ * The spans of a decoded ExportTraceServiceRequest message (protobufjs's shape); `refOf` gives a
+ * Span message's index in the request's layout, kept on the decoded span as `ref`.
+ */
+export function tracesOfMessage(message: Record<string, unknown>, where = 'request', refOf?: (span: object) => number | undefined): DecodeResult<DecodedTraces> {
+  const r = { value: message };
   const tally = newTally();
   const out: DecodedTraces = { spans: [], rejected: 0, diagnostics: [], tally };
   try {
@@ -240,7 +251,8 @@ export function decodeTraceRequestProto(bytes: Uint8Array, where = 'request'): D
           if (scopeDropped) extras.scopeDroppedAttributesCount = scopeDropped;
           if (linkExtras.some((x) => x.traceState || x.flags || x.droppedAttributesCount)) extras.links = linkExtras;
           if (eventExtras.some((x) => x.droppedAttributesCount)) extras.events = eventExtras;
-          out.spans.push({ span, extras });
+          const ref = refOf?.(s);
+          out.spans.push(ref === undefined ? { span, extras } : { span, extras, ref });
         }
       }
     }

@@ -5,12 +5,14 @@
 // file, and the environment it is handed.
 
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { parseDocument } from 'yaml';
+import { MAX_YAML_ERRORS, yamlErrorText } from '../declarations/load.js';
 import { z } from 'zod';
 import { DEFAULT_LIMITS } from '../limits.js';
 import { nearest } from '../declarations/nearest.js';
 import type { Redaction } from '../runs/footprint.js';
 import * as N from './names.js';
+import type { AuthConfig } from './auth.js';
 
 export type DownstreamProtocol = 'http/protobuf' | 'http/json';
 
@@ -42,8 +44,20 @@ export interface ServiceLimits {
   queuedBytes: number;
   /** Request bytes of failed batches kept so a retry re-exports the same annotated spans. */
   replayBytes: number;
-  /** Open HTTP connections (each may be reading up to bodyBytes); past it new ones are refused. */
+  /** Open HTTP connections. Past it, the connection idle longest is closed to make room (see connections.ts). */
   connections: number;
+  /** Connections past `connections` kept for health probes (and authenticated clients, with auth on) when every other one is busy. */
+  reservedConnections: number;
+  /** Time a connection may take to send a request's headers (slow or silent sockets), in ms. */
+  headersTimeoutMs: number;
+  /** Time a connection may sit with nothing sent or received before it is closed, in ms. */
+  idleTimeoutMs: number;
+  /** Open OTLP/gRPC connections; past it new ones are closed at once. */
+  grpcConnections: number;
+  /** A gRPC connection with no call for this long is closed (grpc.max_connection_idle_ms). */
+  grpcIdleMs: number;
+  /** gRPC keepalive ping interval (grpc.keepalive_time_ms); a peer that does not answer within 10 s is dropped. */
+  grpcKeepaliveMs: number;
 }
 
 export interface ServiceConfig {
@@ -52,7 +66,8 @@ export interface ServiceConfig {
   grpcListen: HostPort | null;
   /** null: the embedded default (findings printed and kept in memory, nothing exported). */
   downstream: DownstreamConfig | null;
-  auth: { token: string | null };
+  /** Bearer tokens (auth.ts): one that sees every tenant, and/or tokens bound to tenants. */
+  auth: AuthConfig;
   declarationsPath: string | null;
   redaction: Redaction;
   tenantAttribute: string;
@@ -77,6 +92,12 @@ export const DEFAULT_SERVICE_LIMITS: Readonly<ServiceLimits> = Object.freeze({
   queuedBytes: 64 * 1024 * 1024,
   replayBytes: 32 * 1024 * 1024,
   connections: 256,
+  reservedConnections: 16,
+  headersTimeoutMs: 10_000,
+  idleTimeoutMs: 30_000,
+  grpcConnections: 256,
+  grpcIdleMs: 60_000,
+  grpcKeepaliveMs: 30_000,
 });
 
 export function defaultServiceConfig(): ServiceConfig {
@@ -86,7 +107,7 @@ export function defaultServiceConfig(): ServiceConfig {
     // collector or Jaeger already has 4317, and that must not stop the embedded default.
     grpcListen: null,
     downstream: null,
-    auth: { token: null },
+    auth: { token: null, tokens: [] },
     declarationsPath: null,
     redaction: 'quote',
     tenantAttribute: 'service.name',
@@ -112,6 +133,16 @@ const DownstreamFile = z.strictObject({
   timeoutMs: posInt.optional(),
 });
 
+/** auth.tokens[]: a token (or a file holding it) bound to the tenants it may see (`*`: all). */
+const TokenGrantFile = z
+  .strictObject({
+    token: z.string().min(1).optional(),
+    tokenFile: z.string().min(1).optional(),
+    tenants: z.array(z.string().min(1)).min(1).max(1000),
+  })
+  .refine((g) => (g.token === undefined) !== (g.tokenFile === undefined), { message: 'give exactly one of token and tokenFile' });
+const MAX_TOKENS = 1000;
+
 const LimitsFile = z.strictObject({
   bodyBytes: posInt.optional(),
   spansPerBatch: posInt.optional(),
@@ -124,13 +155,25 @@ const LimitsFile = z.strictObject({
   queuedBytes: posInt.optional(),
   replayBytes: z.number().int().nonnegative().optional(),
   connections: posInt.optional(),
+  reservedConnections: z.number().int().nonnegative().optional(),
+  headersTimeoutMs: posInt.optional(),
+  idleTimeoutMs: posInt.optional(),
+  grpcConnections: posInt.optional(),
+  grpcIdleMs: posInt.optional(),
+  grpcKeepaliveMs: posInt.optional(),
 });
 
 export const ConfigFileSchema = z.strictObject({
   listen: hostPort.optional(),
   grpcListen: z.union([hostPort, z.literal('off'), z.null()]).optional(),
   downstream: DownstreamFile.optional(),
-  auth: z.strictObject({ token: z.string().min(1).optional(), tokenFile: z.string().min(1).optional() }).optional(),
+  auth: z
+    .strictObject({
+      token: z.string().min(1).optional(),
+      tokenFile: z.string().min(1).optional(),
+      tokens: z.array(TokenGrantFile).max(MAX_TOKENS).optional(),
+    })
+    .optional(),
   declarations: z.string().min(1).optional(),
   redaction: z.enum(['quote', 'hash', 'omit']).optional(),
   tenantAttribute: z.string().min(1).optional(),
@@ -147,7 +190,8 @@ const KEYS_AT: Record<string, readonly string[]> = {
   '': Object.keys(ConfigFileSchema.shape),
   downstream: Object.keys(DownstreamFile.shape),
   limits: Object.keys(LimitsFile.shape),
-  auth: ['token', 'tokenFile'],
+  auth: ['token', 'tokenFile', 'tokens'],
+  'auth.tokens': ['token', 'tokenFile', 'tenants'],
   embedded: ['runs', 'print'],
 };
 
@@ -157,7 +201,7 @@ export function describeIssues(error: z.ZodError, where: string): string[] {
   for (const issue of error.issues) {
     const path = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
-      const valid = KEYS_AT[path] ?? [];
+      const valid = KEYS_AT[path.replace(/\.\d+(?=\.|$)/g, '')] ?? [];
       for (const key of issue.keys) {
         const full = path ? `${path}.${key}` : key;
         const near = nearest(key, valid);
@@ -232,9 +276,12 @@ export function loadServiceConfig(sources: ConfigSources = {}): ConfigResult {
       return { ok: false, errors: [`${sources.file}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`] };
     }
     try {
-      doc = parseYaml(text, { maxAliasCount: 100 }) ?? {};
+      // Every parser error, whole: line, column, the parser's sentence and its excerpt.
+      const parsed = parseDocument(text);
+      if (parsed.errors.length > 0) return { ok: false, errors: parsed.errors.slice(0, MAX_YAML_ERRORS).map((e) => yamlErrorText(sources.file!, e)) };
+      doc = parsed.toJS({ maxAliasCount: 100 }) ?? {};
     } catch (e) {
-      return { ok: false, errors: [`${sources.file}: not valid YAML (${(e as Error).message.split('\n')[0]})`] };
+      return { ok: false, errors: [`${sources.file}: not valid YAML or JSON: ${(e as Error).message}`] };
     }
   }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return { ok: false, errors: [`${where}: the config must be a mapping of keys`] };
@@ -309,6 +356,18 @@ export function loadServiceConfig(sources: ConfigSources = {}): ConfigResult {
     } catch (e) {
       errors.push(`auth.tokenFile: cannot read ${tokenFile} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
+  }
+  for (const [i, g] of (f.auth?.tokens ?? []).entries()) {
+    let t = g.token;
+    if (g.tokenFile) {
+      try {
+        t = readFileSync(g.tokenFile, 'utf8').trim();
+        if (!t) errors.push(`auth.tokens.${i}.tokenFile: ${g.tokenFile} is empty`);
+      } catch (e) {
+        errors.push(`auth.tokens.${i}.tokenFile: cannot read ${g.tokenFile} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      }
+    }
+    if (t) c.auth.tokens!.push({ token: t, tenants: [...new Set(g.tenants)] });
   }
 
   c.declarationsPath = sources.overrides?.declarations ?? env[N.ENV_DECLARATIONS] ?? f.declarations ?? null;

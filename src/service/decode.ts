@@ -6,7 +6,8 @@
 // Must never interpret span content.
 
 import { decodeLogsRequest, decodeTraceRequest, type DecodedDocument } from '../otlp/json.js';
-import { decodeLogsRequestProto, decodeTraceRequestProto, type DecodeResult, type DecodedTraceSpan } from '../otlp/proto.js';
+import { decodeLogsRequestProto, decodeTraceRequestProto, tracesOfMessage, type DecodeResult, type DecodedTraceSpan } from '../otlp/proto.js';
+import { readTraceLayout } from '../otlp/trace-layout.js';
 import { mayHoldSurrogateEscapes, newTally, scrubSurrogates, type DecodeTally } from '../otlp/decode-tally.js';
 import type { LogsBatch, TraceBatch } from './pipeline.js';
 import type { Transport } from './metrics.js';
@@ -32,9 +33,11 @@ function parseJson(body: Uint8Array, tally: DecodeTally): DecodeResult<Record<st
 export function decodeTraceBody(body: Uint8Array, encoding: Encoding, transport: Transport): DecodeResult<TraceBatch> {
   let value: TraceBatch;
   if (encoding === 'protobuf') {
-    const r = decodeTraceRequestProto(body, transport);
+    // Read piece by piece with the byte layout (the onward export reuses the bytes), else whole.
+    const laid = readTraceLayout(body);
+    const r = laid ? tracesOfMessage(laid.message, transport, (s) => laid.spanIndex.get(s)) : decodeTraceRequestProto(body, transport);
     if (!r.ok) return r;
-    value = { signal: 'traces', transport, spans: r.value.spans, rejected: r.value.rejected, diagnostics: r.value.diagnostics, body, tally: r.value.tally };
+    value = { signal: 'traces', transport, spans: r.value.spans, rejected: r.value.rejected, diagnostics: r.value.diagnostics, body, tally: r.value.tally, ...(laid ? { layout: laid.layout } : {}) };
   } else {
     const tally = newTally();
     const j = parseJson(body, tally);

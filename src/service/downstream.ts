@@ -31,6 +31,8 @@ export type ExportOutcome =
 export interface Downstream {
   readonly hasLogs: boolean;
   exportSpans(items: readonly { span: SpanData; extras?: SpanExtras }[]): Promise<ExportOutcome>;
+  /** Posts an ExportTraceServiceRequest already encoded in the configured protocol (src/service/onward.ts). */
+  exportTraceBytes?(payload: Uint8Array): Promise<ExportOutcome>;
   /** Posts an ExportLogsServiceRequest as received (protobuf or JSON bytes, uncompressed). */
   forwardLogs(body: Uint8Array, contentType: string): Promise<ExportOutcome>;
   shutdown(): Promise<void>;
@@ -71,6 +73,9 @@ export function createDownstream(cfg: DownstreamConfig, concurrency: number): Do
         // Values are bounded at decode (MAX_VALUE_NESTING), so this is a bug, not bad input.
         return { ok: false, retryable: false, reason: `traces could not be encoded: ${(e as Error)?.message ?? String(e)}` };
       }
+      return post(cfg.tracesUrl, payload, json ? N.CONTENT_TYPE_JSON : N.CONTENT_TYPE_PROTOBUF, 'traces', cfg, agents);
+    },
+    exportTraceBytes(payload) {
       return post(cfg.tracesUrl, payload, json ? N.CONTENT_TYPE_JSON : N.CONTENT_TYPE_PROTOBUF, 'traces', cfg, agents);
     },
     forwardLogs(body, contentType) {

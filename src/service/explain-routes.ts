@@ -2,7 +2,8 @@
 // (spans with the events it added, carriers, joined log records), a core wrapper that fills it
 // and, when a public base URL is configured, writes `footprint.explain.url` on each finding
 // event, and the routes GET /api/explain/{traceId} (JSON: account + shown map) and
-// GET /explain/{traceId} (the page), tenant-scoped (`?tenant=`), behind the receiver's auth.
+// GET /explain/{traceId} (the page), tenant-scoped (`?tenant=`), behind the receiver's auth; a
+// token bound to tenants (auth.tokens) sees only those tenants' traces.
 // Bounded in traces, spans and logs per trace, bytes and idle time. Must never throw at the
 // receiver or the pipeline, and never answer a trace of a tenant the request did not name when
 // the trace holds more than one.
@@ -218,7 +219,7 @@ function sendText(res: ServerResponse, status: number, headers: Record<string, s
  * Answers GET /api/explain/{traceId} and GET /explain/{traceId}; returns false for any other path
  * (the receiver goes on). Call it after the receiver's auth check.
  */
-export function handleExplain(req: IncomingMessage, res: ServerResponse, url: URL, store: ExplainStore, o: ExplainServiceOptions): boolean {
+export function handleExplain(req: IncomingMessage, res: ServerResponse, url: URL, store: ExplainStore, o: ExplainServiceOptions, allowed?: readonly string[]): boolean {
   const api = url.pathname.startsWith(N.PATH_EXPLAIN_API);
   const page = url.pathname.startsWith(N.PATH_EXPLAIN_PAGE);
   if (!api && !page) return false;
@@ -241,7 +242,12 @@ export function handleExplain(req: IncomingMessage, res: ServerResponse, url: UR
     fail(404, `trace ${traceId} is not held (the service keeps the last ${EXPLAIN_LIMITS.maxTraces} traces for ${EXPLAIN_LIMITS.idleMs / 60_000} minutes)`);
     return true;
   }
-  const tenants = [...new Set(record.spans.filter((s) => s.traceId === traceId && s.name !== CARRIER_SPAN_NAME).map((s) => tenantOfSpan(s, o.tenantAttribute)))];
+  // Only the tenants the token may see (undefined: every tenant); a trace with none of them is "not held".
+  const tenants = [...new Set(record.spans.filter((s) => s.traceId === traceId && s.name !== CARRIER_SPAN_NAME).map((s) => tenantOfSpan(s, o.tenantAttribute)))].filter((t) => !allowed || allowed.includes(t));
+  if (tenants.length === 0) {
+    fail(404, `trace ${traceId} is not held (the service keeps the last ${EXPLAIN_LIMITS.maxTraces} traces for ${EXPLAIN_LIMITS.idleMs / 60_000} minutes)`);
+    return true;
+  }
   const asked = url.searchParams.get('tenant');
   let tenant: string;
   if (asked !== null) {

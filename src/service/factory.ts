@@ -154,7 +154,7 @@ class FootprintService implements ServiceComponent {
     };
     const explainOptions = { ...(declarations ? { declarations } : {}), redaction: config.redaction, tenantAttribute: config.tenantAttribute, publicUrl: config.publicUrl };
     const explained = new ExplainStore();
-    this.explain = (req, res, url) => handleExplain(req, res, url, explained, explainOptions);
+    this.explain = (req, res, url, tenants) => handleExplain(req, res, url, explained, explainOptions, tenants);
     this.core = explainingCore(settings.createCore ? settings.createCore(coreOptions) : new FootprintCore(coreOptions), explained, explainOptions);
     this.metrics = new ServiceMetrics(() => this.core.stats());
     this.store = new FindingsStore(config.embedded.runs, config.redaction, DEFAULT_LIMITS.quotedValueChars);

@@ -2,13 +2,20 @@
 // opentelemetry.proto.collector.trace.v1.TraceService/Export and logs.v1.LogsService/Export on
 // grpcListen, sharing the HTTP receiver's pipeline. Messages are taken as raw bytes and decoded
 // with src/otlp/proto.ts; grpc-js handles gzip message compression and the size bound.
-// Must never acknowledge a batch the pipeline has not, and never throw out of a handler.
+// Connections are ours: a plain TCP listener takes each socket, holds the count to
+// limits.grpcConnections (past it, a new socket is closed at once, counted and logged), closes a
+// socket silent for limits.grpcIdleMs, and hands the rest to grpc-js through its connection
+// injector; grpc-js then closes sessions with no call for grpcIdleMs and pings every
+// grpcKeepaliveMs (a peer that does not answer is dropped).
+// Must never acknowledge a batch the pipeline has not, never throw out of a handler, and never
+// hold more sockets than its limit.
 
 import * as grpc from '@grpc/grpc-js';
+import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import type { ServiceConfig } from './config.js';
 import type { ServiceMetrics } from './metrics.js';
 import type { LogFn, Pipeline } from './pipeline.js';
-import { tokenMatches } from './http-receiver.js';
+import { authorize, authRequired } from './auth.js';
 import { decodeLogsBody, decodeTraceBody } from './decode.js';
 import { encodeLogsResponseProto, encodeTraceResponseProto } from '../otlp/proto.js';
 import { GRPC_LOGS_EXPORT_PATH, GRPC_TRACE_EXPORT_PATH } from '../otlp/otlp-schema.js';
@@ -32,42 +39,100 @@ export interface GrpcReceiverDeps {
   log: LogFn;
 }
 
+/** How long a keepalive ping may go unanswered before the connection is dropped. */
+const KEEPALIVE_TIMEOUT_MS = 10_000;
+/** At most one "connections refused" log line per this many ms. */
+const REFUSED_LOG_MS = 60_000;
+
 export class GrpcReceiver {
   private server: grpc.Server | null = null;
-  constructor(private readonly d: GrpcReceiverDeps) {}
+  private tcp: TcpServer | null = null;
+  private readonly sockets = new Set<Socket>();
+  private refusedLoggedAt = 0;
+  /** Sockets closed at once because limits.grpcConnections were open. */
+  refused = 0;
+  constructor(private readonly d: GrpcReceiverDeps) {
+    d.metrics.openConnections.set('grpc', () => this.sockets.size);
+  }
+
+  /** Open gRPC connections. */
+  get connections(): number {
+    return this.sockets.size;
+  }
 
   start(): Promise<{ host: string; port: number }> {
     const hp = this.d.config.grpcListen!;
-    // grpc-js prints its own error lines (a taken port: "E No address added ..."); the service says
-    // it once, clearly, itself. GRPC_VERBOSITY still turns them back on for debugging.
+    const l = this.d.config.limits;
+    // grpc-js prints its own error lines; the service says what matters once, itself.
+    // GRPC_VERBOSITY still turns them back on for debugging.
     if (!process.env.GRPC_VERBOSITY) grpc.setLogVerbosity(grpc.logVerbosity.NONE);
     const server = new grpc.Server({
-      'grpc.max_receive_message_length': this.d.config.limits.bodyBytes,
+      'grpc.max_receive_message_length': l.bodyBytes,
       'grpc.max_send_message_length': 1024 * 1024,
+      'grpc.max_connection_idle_ms': l.grpcIdleMs,
+      'grpc.keepalive_time_ms': l.grpcKeepaliveMs,
+      'grpc.keepalive_timeout_ms': KEEPALIVE_TIMEOUT_MS,
+      'grpc.max_concurrent_streams': Math.max(1, l.inFlightBatches + l.queuedBatches),
     });
     server.addService({ Export: method(GRPC_TRACE_EXPORT_PATH) }, { Export: this.handler('traces') });
     server.addService({ Export: method(GRPC_LOGS_EXPORT_PATH) }, { Export: this.handler('logs') });
     this.server = server;
-    const host = hp.host.includes(':') ? `[${hp.host}]` : hp.host;
+    const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
+    const tcp = createTcpServer((socket) => {
+      if (this.sockets.size >= l.grpcConnections) {
+        this.refused++;
+        socket.destroy();
+        this.d.metrics.connectionsClosed.inc({ transport: 'grpc', reason: 'refused' });
+        const now = Date.now();
+        if (now - this.refusedLoggedAt > REFUSED_LOG_MS) {
+          this.refusedLoggedAt = now;
+          this.d.log('warn', `gRPC: ${this.sockets.size} connections open (limits.grpcConnections); new ones are closed at once (${this.refused} so far)`);
+        }
+        return;
+      }
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+      // A socket that sends nothing (not even the HTTP/2 preface or a ping answer) is closed.
+      socket.setTimeout(l.grpcIdleMs, () => socket.destroy());
+      socket.on('error', () => socket.destroy());
+      try {
+        injector.injectConnection(socket);
+      } catch (e) {
+        this.d.log('warn', `gRPC: connection not taken (${(e as Error)?.message ?? String(e)})`);
+        socket.destroy();
+      }
+    });
+    this.tcp = tcp;
     return new Promise((resolve, reject) => {
-      server.bindAsync(`${host}:${hp.port}`, grpc.ServerCredentials.createInsecure(), (err, port) => {
-        if (err) return reject(err);
-        resolve({ host: hp.host, port });
+      tcp.once('error', reject);
+      tcp.listen(hp.port, hp.host, () => {
+        tcp.off('error', reject);
+        tcp.on('error', (e) => this.d.log('error', `grpc server: ${e.message}`));
+        const a = tcp.address();
+        resolve({ host: hp.host, port: typeof a === 'object' && a ? a.port : hp.port });
       });
     });
   }
 
   async stop(): Promise<void> {
     const s = this.server;
+    const tcp = this.tcp;
     if (!s) return;
     this.server = null;
+    this.tcp = null;
+    tcp?.close();
+    const closeAll = () => {
+      for (const socket of this.sockets) socket.destroy();
+    };
     await new Promise<void>((resolve) => {
       const t = setTimeout(() => {
         s.forceShutdown();
+        closeAll();
         resolve();
       }, 2000);
       s.tryShutdown(() => {
         clearTimeout(t);
+        closeAll();
         resolve();
       });
     });
@@ -76,10 +141,9 @@ export class GrpcReceiver {
   private handler(signal: 'traces' | 'logs'): grpc.handleUnaryCall<Buffer, Buffer> {
     return (call, callback) => {
       void (async () => {
-        const token = this.d.config.auth.token;
-        if (token) {
+        if (authRequired(this.d.config.auth)) {
           const h = call.metadata.get('authorization')[0];
-          if (!tokenMatches(token, typeof h === 'string' ? h : h?.toString())) {
+          if (!authorize(this.d.config.auth, typeof h === 'string' ? h : h?.toString()).ok) {
             return callback({ code: grpc.status.UNAUTHENTICATED, details: 'missing or wrong bearer token (authorization: Bearer <token>)' });
           }
         }

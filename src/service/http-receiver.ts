@@ -1,13 +1,20 @@
 // The OTLP/HTTP receiver: POST /v1/traces and /v1/logs (application/x-protobuf and
 // application/json, Content-Encoding gzip with a bounded inflate), answered per the OTLP/HTTP
-// spec in the request's own encoding; plus GET /healthz, /readyz, /metrics and /api/findings.
-// Optional bearer-token auth on everything but the health probes. Bodies are bounded on the wire
-// and after inflating (413); requests are bounded in time (Node's requestTimeout, 408).
+// spec in the request's own encoding; plus GET /healthz, /readyz, /metrics and /api/findings, all
+// in one route table (`route()` adds more, e.g. explain pages). Optional bearer-token auth on
+// everything but the health probes. Admission happens BEFORE a body is read: the declared
+// Content-Length against limits.bodyBytes (413), and against the bytes being read plus those the
+// pipeline holds (limits.queuedBytes) and the pipeline's queue (429 with Retry-After, answered at
+// once); a body without Content-Length is held to the same budget while it streams. Connections
+// are bounded by ConnectionGuard (idle ones make room; reserved slots for probes), with header,
+// idle and request timeouts.
 // Must never throw out of a request handler, never answer 200 for a batch the pipeline has not
 // acknowledged, and never listen anywhere but the configured address.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Socket } from 'node:net';
+import { ConnectionGuard } from './connections.js';
+import { authorize, authRequired, tokenMatches, type Access } from './auth.js';
 import { gunzip } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import type { ServiceConfig } from './config.js';
@@ -28,32 +35,88 @@ export interface HttpReceiverDeps {
   store: FindingsStore;
   log: LogFn;
   isReady: () => boolean;
-  /** "Explain this answer" routes (src/service/explain-routes.ts): true when it answered. */
-  explain?: (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;
+  /** "Explain this answer" routes (src/service/explain-routes.ts), given the tenants the token may see (undefined: all); true when it answered. */
+  explain?: (req: IncomingMessage, res: ServerResponse, url: URL, tenants: readonly string[] | undefined) => boolean;
 }
 
-export function tokenMatches(expected: string, header: string | undefined): boolean {
-  if (!header) return false;
-  const m = /^Bearer\s+(.+)$/i.exec(header.trim());
-  if (!m) return false;
-  const a = createHash('sha256').update(m[1]!).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
+/** One route: its method, whether it needs the token, and its handler. */
+export interface Route {
+  method: 'GET' | 'POST';
+  /** false: served without the token (health probes). */
+  auth: boolean;
+  /** Matches every path starting with the route's path (e.g. `/api/explain/`). */
+  prefix?: boolean;
+  /** A health probe: served on a reserved connection slot. */
+  probe?: boolean;
+  handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> | void;
 }
+
+const RETRY_AFTER_BUSY_S = 1;
+const ACCESS = Symbol('access');
+
+export { tokenMatches };
 
 export class HttpReceiver {
   private server: Server | null = null;
+  private readonly routes = new Map<string, Route>();
+  private readonly guard: ConnectionGuard;
+  /** Wire bytes reserved by requests whose bodies are being read (admission budget with the pipeline's). */
+  private readingBytes = 0;
+  private readers = 0;
 
-  constructor(private readonly d: HttpReceiverDeps) {}
+  constructor(private readonly d: HttpReceiverDeps) {
+    const l = d.config.limits;
+    this.guard = new ConnectionGuard(l.connections, l.reservedConnections, d.log, Date.now, (reason) => d.metrics.connectionsClosed.inc({ transport: 'http', reason }));
+    d.metrics.openConnections.set('http', () => this.guard.size);
+    this.route(N.PATH_HEALTHZ, { method: 'GET', auth: false, probe: true, handle: (_q, res) => send(res, 200, 'application/json', '{"status":"ok"}') });
+    this.route(N.PATH_READYZ, {
+      method: 'GET',
+      auth: false,
+      probe: true,
+      handle: (_q, res) => (this.d.isReady() ? send(res, 200, 'application/json', '{"status":"ready"}') : send(res, 503, 'application/json', '{"status":"not ready"}')),
+    });
+    this.route(N.PATH_METRICS, {
+      method: 'GET',
+      auth: true,
+      handle: async (_q, res) => {
+        const { contentType, body } = await this.d.metrics.text();
+        send(res, 200, contentType, body);
+      },
+    });
+    this.route(N.PATH_FINDINGS, {
+      method: 'GET',
+      auth: true,
+      handle: (req, res, url) => {
+        const traceId = url.searchParams.get('traceId') ?? undefined;
+        const kind = url.searchParams.get('kind') ?? undefined;
+        const tenants = this.accessOf(req).tenants;
+        send(res, 200, 'application/json', JSON.stringify(this.d.store.query({ ...(traceId ? { traceId } : {}), ...(kind ? { kind } : {}), ...(tenants ? { tenants } : {}) })));
+      },
+    });
+    this.route(N.PATH_TRACES, { method: 'POST', auth: true, handle: (req, res) => this.receive(req, res, 'traces') });
+    this.route(N.PATH_LOGS, { method: 'POST', auth: true, handle: (req, res) => this.receive(req, res, 'logs') });
+  }
+
+  /** Adds (or replaces) a route; call before start(). */
+  route(path: string, r: Route): void {
+    this.routes.set(path, r);
+  }
+
+  /** Connections open, closed to make room, refused, taken on reserved slots. */
+  get connectionStats(): { open: number; evicted: number; refused: number; reserved: number } {
+    return { open: this.guard.size, ...this.guard.counts };
+  }
 
   start(): Promise<AddressInfo> {
     const { config } = this.d;
-    const requestTimeout = config.limits.requestTimeoutMs;
+    const l = config.limits;
+    const requestTimeout = l.requestTimeoutMs;
     const server = createServer({
       requestTimeout,
-      headersTimeout: Math.min(requestTimeout, 60_000),
+      headersTimeout: Math.min(requestTimeout, l.headersTimeoutMs),
+      keepAliveTimeout: Math.min(5000, l.idleTimeoutMs),
       // How often Node checks those timeouts (default 30 s would let a slow sender overstay).
-      connectionsCheckingInterval: Math.max(50, Math.min(Math.floor(requestTimeout / 4), 30_000)),
+      connectionsCheckingInterval: Math.max(50, Math.min(Math.floor(Math.min(requestTimeout, l.headersTimeoutMs) / 4), 30_000)),
     }, (req, res) => {
       this.handle(req, res).catch((e) => {
         this.d.log('error', `request handler failed: ${(e as Error)?.message ?? String(e)}`);
@@ -61,8 +124,13 @@ export class HttpReceiver {
         else res.destroy();
       });
     });
-    server.maxConnections = config.limits.connections;
+    server.on('connection', (socket: Socket) => {
+      // A socket with nothing sent or received for idleTimeoutMs is closed (a silent socket included).
+      socket.setTimeout(l.idleTimeoutMs, () => socket.destroy());
+      this.guard.admit(socket);
+    });
     this.server = server;
+    this.guard.watchDescriptors(config.grpcListen ? l.grpcConnections : 0);
     return new Promise((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.listen.port, config.listen.host, () => {
@@ -77,6 +145,7 @@ export class HttpReceiver {
     const s = this.server;
     if (!s) return;
     this.server = null;
+    this.guard.stop();
     await new Promise<void>((resolve) => {
       s.close(() => resolve());
       s.closeIdleConnections();
@@ -89,42 +158,60 @@ export class HttpReceiver {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const route = routeOf(url.pathname);
+    const found = this.routes.get(url.pathname) ?? [...this.routes.entries()].find(([p, r]) => r.prefix && url.pathname.startsWith(p))?.[1];
+    const routeLabel = found ? (found.prefix ? [...this.routes.entries()].find(([, r]) => r === found)![0] : url.pathname) : 'other';
+    const socket = req.socket;
+    const reserved = this.guard.requestStarted(socket);
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      this.guard.requestEnded(socket);
+    };
     res.on('finish', () => {
+      end();
       const secs = Number(process.hrtime.bigint() - started) / 1e9;
-      this.d.metrics.requestSeconds.observe({ route, status: String(res.statusCode) }, secs);
+      this.d.metrics.requestSeconds.observe({ route: routeLabel, status: String(res.statusCode) }, secs);
     });
+    res.on('close', end);
     const { config } = this.d;
+    const authOn = authRequired(config.auth);
+    const access = this.accessOf(req);
+    const authed = access.ok;
 
-    if (url.pathname === N.PATH_HEALTHZ && req.method === 'GET') return send(res, 200, 'application/json', '{"status":"ok"}');
-    if (url.pathname === N.PATH_READYZ && req.method === 'GET') {
-      return this.d.isReady() ? send(res, 200, 'application/json', '{"status":"ready"}') : send(res, 503, 'application/json', '{"status":"not ready"}');
+    if (reserved && !(found?.probe || (authOn && authed))) {
+      // A reserved slot is for probes and authenticated senders while every other connection is busy.
+      req.resume();
+      this.d.metrics.connectionsClosed.inc({ transport: 'http', reason: 'reserved-busy' });
+      res.setHeader('Retry-After', String(RETRY_AFTER_BUSY_S));
+      return sendStatus(res, 503, 'json', RPC.UNAVAILABLE, `every connection (limits.connections ${config.limits.connections}) is busy; retry`, true);
     }
-    if (config.auth.token && !tokenMatches(config.auth.token, req.headers.authorization)) {
+    if ((!found || found.auth) && authOn && !authed) {
       req.resume();
       res.setHeader('WWW-Authenticate', 'Bearer');
       return sendStatus(res, 401, 'json', RPC.UNAUTHENTICATED, 'missing or wrong bearer token (Authorization: Bearer <token>)', true);
     }
-    if (url.pathname === N.PATH_METRICS && req.method === 'GET') {
-      const { contentType, body } = await this.d.metrics.text();
-      return send(res, 200, contentType, body);
-    }
-    if (url.pathname === N.PATH_FINDINGS && req.method === 'GET') {
-      const traceId = url.searchParams.get('traceId') ?? undefined;
-      const kind = url.searchParams.get('kind') ?? undefined;
-      return send(res, 200, 'application/json', JSON.stringify(this.d.store.query({ ...(traceId ? { traceId } : {}), ...(kind ? { kind } : {}) })));
-    }
-    if (this.d.explain?.(req, res, url)) return;
-    const signal = url.pathname === N.PATH_TRACES ? 'traces' : url.pathname === N.PATH_LOGS ? 'logs' : null;
-    if (!signal) {
+    if (!found) {
+      if (this.d.explain?.(req, res, url, access.ok ? access.tenants : [])) return;
       req.resume();
       return send(res, 404, 'application/json', JSON.stringify({ code: 5, message: `no route ${url.pathname.slice(0, 100)}` }));
     }
-    if (req.method !== 'POST') {
+    if (req.method !== found.method) {
       req.resume();
-      res.setHeader('Allow', 'POST');
-      return send(res, 405, 'application/json', JSON.stringify({ code: RPC.INVALID_ARGUMENT, message: `${url.pathname} takes POST` }));
+      res.setHeader('Allow', found.method);
+      return send(res, 405, 'application/json', JSON.stringify({ code: RPC.INVALID_ARGUMENT, message: `${url.pathname} takes ${found.method}` }));
     }
+    return found.handle(req, res, url);
+  }
+
+  /** What the request's token grants (cached on the request: the header is read once). */
+  private accessOf(req: IncomingMessage): { ok: boolean; tenants?: readonly string[] } {
+    const r = req as IncomingMessage & { [ACCESS]?: Access };
+    return (r[ACCESS] ??= authorize(this.d.config.auth, req.headers.authorization));
+  }
+
+  private async receive(req: IncomingMessage, res: ServerResponse, signal: 'traces' | 'logs'): Promise<void> {
+    const { config } = this.d;
     const mediaType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     const encoding: Encoding | null = mediaType === N.CONTENT_TYPE_PROTOBUF ? 'protobuf' : mediaType === N.CONTENT_TYPE_JSON ? 'json' : null;
     if (!encoding) {
@@ -137,11 +224,34 @@ export class HttpReceiver {
       return sendStatus(res, 415, encoding, RPC.INVALID_ARGUMENT, `unsupported content encoding "${ce.slice(0, 40)}": use gzip or none`);
     }
     const limit = config.limits.bodyBytes;
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) {
+    const declaredRaw = req.headers['content-length'];
+    const declared = declaredRaw === undefined ? undefined : Number(declaredRaw);
+    if (declared !== undefined && Number.isFinite(declared) && declared > limit) {
       return this.tooLarge(req, res, encoding, `body of ${declared} bytes is over limits.bodyBytes (${limit})`);
     }
-    const raw = await readBody(req, limit);
+    // Admission before reading: the queue, and the bytes being read plus those held.
+    const admitted = this.admit(signal, Number.isFinite(declared) ? declared! : 0);
+    if (admitted !== true) return this.busy(req, res, encoding, signal, admitted);
+    // This body's share of the budget: what it declared, grown to what has arrived (a body
+    // without Content-Length, or one longer than declared, is counted as it streams).
+    let reservedBytes = Number.isFinite(declared) ? declared! : 0;
+    this.readers++;
+    this.readingBytes += reservedBytes;
+    let raw: Buffer | 'too-large' | 'aborted' | 'over-budget';
+    try {
+      raw = await readBody(req, limit, (size) => {
+        if (size <= reservedBytes) return true;
+        const others = this.readingBytes - reservedBytes + this.d.pipeline.bytesHeld;
+        this.readingBytes += size - reservedBytes;
+        reservedBytes = size;
+        // A body bigger than the whole budget still streams when nothing else is read or held.
+        return others === 0 || others + size <= config.limits.queuedBytes;
+      });
+    } finally {
+      this.readers--;
+      this.readingBytes -= reservedBytes;
+    }
+    if (raw === 'over-budget') return this.busy(req, res, encoding, signal, `the bodies being read and held passed limits.queuedBytes (${config.limits.queuedBytes}) while this one streamed`);
     if (raw === 'too-large') return this.tooLarge(req, res, encoding, `body is over limits.bodyBytes (${limit})`);
     if (raw === 'aborted') return; // the client went away; nothing to answer
     let body: Uint8Array = raw;
@@ -165,17 +275,41 @@ export class HttpReceiver {
     return respond(res, signal, encoding, outcome);
   }
 
+  /** true, or why the request is refused before its body is read. */
+  private admit(signal: string, declared: number): true | string {
+    const l = this.d.config.limits;
+    const p = this.d.pipeline;
+    if (p.full || this.readers + p.inFlight >= l.inFlightBatches + l.queuedBatches) {
+      return `queue full (${l.inFlightBatches} in flight, ${l.queuedBatches} waiting, ${this.readers} being read); retry later`;
+    }
+    const held = this.readingBytes + p.bytesHeld;
+    // A batch bigger than the whole budget still runs when nothing else is held.
+    if (held > 0 && held + declared > l.queuedBytes) return `${held} bytes being read or held; this ${signal} body of ${declared} would pass limits.queuedBytes (${l.queuedBytes}); retry later`;
+    return true;
+  }
+
+  /** 429 with Retry-After, answered at once; the rest of the body is discarded, then the connection closed. */
+  private busy(req: IncomingMessage, res: ServerResponse, encoding: Encoding, signal: 'traces' | 'logs', why: string): void {
+    const m = this.d.metrics;
+    m.retryResponses.inc({ status: '429' });
+    m.batches.inc({ signal, transport: 'http', outcome: 'busy' });
+    this.d.log('warn', `${signal} request not read (429): ${why}; the sender keeps it`);
+    res.setHeader('Retry-After', String(RETRY_AFTER_BUSY_S));
+    sendStatus(res, 429, encoding, RPC.RESOURCE_EXHAUSTED, why, true);
+    req.resume();
+    res.on('finish', () => {
+      // Discarding is bounded: a sender still uploading after 2 s is cut off.
+      setTimeout(() => req.destroy(), 2000).unref();
+      req.once('end', () => req.destroy());
+    });
+  }
+
   private tooLarge(req: IncomingMessage, res: ServerResponse, encoding: Encoding, message: string): void {
     this.d.metrics.batches.inc({ signal: req.url?.includes('logs') ? 'logs' : 'traces', transport: 'http', outcome: 'too-large' });
     this.d.log('warn', `request refused (413): ${message}`);
     sendStatus(res, 413, encoding, RPC.INVALID_ARGUMENT, message, true);
     res.on('finish', () => req.destroy());
   }
-}
-
-function routeOf(path: string): string {
-  const known = [N.PATH_TRACES, N.PATH_LOGS, N.PATH_HEALTHZ, N.PATH_READYZ, N.PATH_METRICS, N.PATH_FINDINGS];
-  return known.includes(path) ? path : 'other';
 }
 
 function send(res: ServerResponse, status: number, contentType: string, body: string | Uint8Array): void {
@@ -201,12 +335,12 @@ function respond(res: ServerResponse, signal: 'traces' | 'logs', encoding: Encod
   sendStatus(res, o.status === 'busy' ? 429 : 503, encoding, o.status === 'busy' ? RPC.RESOURCE_EXHAUSTED : RPC.UNAVAILABLE, o.message);
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large' | 'aborted'> {
+function readBody(req: IncomingMessage, limit: number, withinBudget: (size: number) => boolean): Promise<Buffer | 'too-large' | 'aborted' | 'over-budget'> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
-    const done = (v: Buffer | 'too-large' | 'aborted') => {
+    const done = (v: Buffer | 'too-large' | 'aborted' | 'over-budget') => {
       if (settled) return;
       settled = true;
       resolve(v);
@@ -217,6 +351,11 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-la
       if (size > limit) {
         req.pause();
         done('too-large');
+        return;
+      }
+      if (!withinBudget(size)) {
+        chunks.length = 0;
+        done('over-budget');
         return;
       }
       chunks.push(c);

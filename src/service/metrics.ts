@@ -29,6 +29,10 @@ export class ServiceMetrics {
   readonly evaluations: Counter<'outcome'>;
   readonly valuesNormalised: Counter<'reason'>;
   readonly inFlight: Gauge;
+  readonly downstreamMisconfigured: Counter<'signal' | 'status'>;
+  readonly connectionsClosed: Counter<'transport' | 'reason'>;
+  /** Open connections by transport, read at scrape time from the receivers (set by them). */
+  readonly openConnections = new Map<Transport, () => number>();
   readonly requestSeconds: Histogram<'route' | 'status'>;
 
   constructor(stats: () => CoreStats) {
@@ -57,6 +61,18 @@ export class ServiceMetrics {
       labelNames: ['route', 'status'],
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers: r,
+    });
+    this.downstreamMisconfigured = new Counter({ name: N.M_DOWNSTREAM_MISCONFIGURED, help: 'Downstream exports answered 401, 403 or 404 (a wrong token or path: the operator can fix it, so the batch stays with the sender and is retried).', labelNames: ['signal', 'status'], registers: r });
+    this.connectionsClosed = new Counter({ name: N.M_CONNECTIONS_CLOSED, help: 'Connections closed by the receiver, by transport and reason (evicted-idle: to make room at limits.connections; refused: over the limit; reserved-busy: a reserved slot used by a non-probe).', labelNames: ['transport', 'reason'], registers: r });
+    const open = this.openConnections;
+    new Gauge({
+      name: N.M_CONNECTIONS_OPEN,
+      help: 'Open connections, by transport.',
+      labelNames: ['transport'],
+      registers: r,
+      collect() {
+        for (const [t, f] of open) this.set({ transport: t }, f());
+      },
     });
     let last: CoreStats = { conversations: 0, stateBytes: 0, evictedConversations: 0, findingsByKind: {} };
     const read = (): CoreStats => {

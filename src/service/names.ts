@@ -64,3 +64,7 @@ export const EVAL_ATTR_EXPLANATION = 'gen_ai.evaluation.explanation';
 export const PATH_EXPLAIN_API = '/api/explain/';
 export const PATH_EXPLAIN_PAGE = '/explain/';
 export const ENV_PUBLIC_URL = 'FOOTPRINT_PUBLIC_URL';
+// Issue 10 (connections, admission, downstream configuration).
+export const M_DOWNSTREAM_MISCONFIGURED = 'footprint_downstream_misconfigured_total';
+export const M_CONNECTIONS_OPEN = 'footprint_connections_open';
+export const M_CONNECTIONS_CLOSED = 'footprint_connections_closed_total';

@@ -4,7 +4,8 @@
 // the receiver gives. A batch is acknowledged only once every part of it was accepted
 // downstream, and what the downstream said is passed on: its partialSuccess merged into ours, its
 // Retry-After as it was sent, a permanent refusal (400, 413, ...) as a final refusal, never as a
-// retryable 503. A failed batch's analysis is kept in a small replay cache so the sender's retry
+// retryable 503 (except 401/403/404, a downstream misconfiguration the operator can fix: those
+// stay retryable, logged once and counted). A failed batch's analysis is kept in a small replay cache so the sender's retry
 // re-exports the same annotated spans (the core writes each finding once, so re-analysing would
 // lose it) and parts that did go through are not sent twice. Must never drop a span silently:
 // every span not forwarded is counted with a reason and logged. Must never throw at a receiver.
@@ -21,10 +22,13 @@ import { findingId, findingToEvent, fitBytes } from '../findings/events.js';
 import { ATTR_FINDING_ID, ATTR_FINDING_MESSAGE, SCOPE_NAME } from '../findings/names.js';
 import { DEFAULT_LIMITS } from '../limits.js';
 import { tallyMessage, type DecodeTally } from '../otlp/decode-tally.js';
+import type { TraceLayout } from '../otlp/trace-layout.js';
 import type { ServiceConfig } from './config.js';
+import { onwardTracePayload } from './onward.js';
 import type { Downstream, ExportOutcome } from './downstream.js';
 import type { FindingsStore } from './findings-store.js';
 import { findingLine } from './findings-store.js';
+import { tenantOfSpan } from '../explain/record.js';
 import type { ServiceMetrics, Transport } from './metrics.js';
 import * as N from './names.js';
 
@@ -49,6 +53,8 @@ export interface TraceBatch {
   abandoned?: () => boolean;
   /** What decoding normalised (said to the sender as a partialSuccess warning). */
   tally?: DecodeTally;
+  /** Where each span sits in `body` (protobuf only): the onward export reuses the original bytes. */
+  layout?: TraceLayout;
 }
 
 export interface LogsBatch {
@@ -90,6 +96,8 @@ interface Prepared {
   at: number;
   /** Request bytes this entry stands for (its share of limits.replayBytes). */
   bytes: number;
+  /** The onward trace export, encoded once (onward.ts); absent: spansOut is encoded by the downstream. */
+  payload?: Uint8Array;
 }
 
 export interface PipelineDeps {
@@ -115,6 +123,8 @@ export class Pipeline {
   private readonly acked = new Map<string, { at: number; outcome: BatchOutcome }>();
   private readonly now: () => number;
   private closed = false;
+  /** Downstream statuses 401/403/404 already logged (once each). */
+  private readonly misconfiguredSaid = new Set<number>();
 
   constructor(private readonly d: PipelineDeps) {
     this.now = d.now ?? Date.now;
@@ -122,6 +132,17 @@ export class Pipeline {
 
   get inFlight(): number {
     return this.active + this.waiting.length;
+  }
+
+  /** Inflated request bytes held by batches in flight or waiting (the receivers' admission reads it). */
+  get bytesHeld(): number {
+    return this.heldBytes;
+  }
+
+  /** True when a new batch would be refused for the queue bound (so a receiver can refuse before reading). */
+  get full(): boolean {
+    const { limits } = this.d.config;
+    return this.active >= limits.inFlightBatches && this.waiting.length >= limits.queuedBatches;
   }
 
   /** Stops admitting batches; resolves once those in flight are answered (or the wait is up). */
@@ -240,7 +261,17 @@ export class Pipeline {
     let refusal: { httpStatus: number; message: string } | undefined;
     const fail = (part: string, o: Extract<ExportOutcome, { ok: false }>, mine: boolean, what: () => void) => {
       m.exportFailures.inc({ signal: part === 'traces' ? 'traces' : 'logs', reason: o.status ? `http-${o.status}` : 'error' });
-      if (o.retryable) {
+      // 401/403/404: a wrong downstream token or path, which the operator can fix. Dropping the
+      // data for it would be worse than holding it: retryable, said once per status, counted.
+      const misconfigured = !o.retryable && (o.status === 401 || o.status === 403 || o.status === 404);
+      if (misconfigured) {
+        m.downstreamMisconfigured.inc({ signal: part === 'traces' ? 'traces' : 'logs', status: String(o.status) });
+        if (!this.misconfiguredSaid.has(o.status!)) {
+          this.misconfiguredSaid.add(o.status!);
+          d.log('error', `downstream answered ${o.status} (${o.reason}): check the downstream endpoint path and its token (downstream.headers / OTEL_EXPORTER_OTLP_HEADERS); batches are answered 503 and stay with their senders until it is fixed (said once per status; counted in ${N.M_DOWNSTREAM_MISCONFIGURED})`);
+        }
+      }
+      if (o.retryable || misconfigured) {
         failures.push(o.reason);
         if (o.retryAfterSeconds !== undefined) retryAfter = Math.max(retryAfter ?? 0, o.retryAfterSeconds);
         return;
@@ -261,7 +292,7 @@ export class Pipeline {
       const p = prepared;
       const mine = batch.signal === 'traces';
       tasks.push(
-        ds.exportSpans(p.spansOut).then((o) => {
+        (p.payload && ds.exportTraceBytes ? ds.exportTraceBytes(p.payload) : ds.exportSpans(p.spansOut)).then((o) => {
           if (o.ok) {
             p.done.traces = true;
             const rejected = Math.min(o.rejected ?? 0, p.spansOut.length);
@@ -388,7 +419,10 @@ export class Pipeline {
 
     const traces = new Map<string, number>();
     for (const s of spans) traces.set(s.span.traceId, (traces.get(s.span.traceId) ?? 0) + 1);
-    for (const [t, n] of traces) d.store.touch(t, n, 0);
+    const tenantOf = new Map(spans.map((s) => [spanKey(s.span), tenantOfSpan(s.span, d.config.tenantAttribute)]));
+    const tenantsIn = new Map<string, Set<string>>();
+    for (const s of spans) (tenantsIn.get(s.span.traceId) ?? tenantsIn.set(s.span.traceId, new Set()).get(s.span.traceId)!).add(tenantOf.get(spanKey(s.span))!);
+    for (const [t, n] of traces) d.store.touch(t, n, 0, [...(tenantsIn.get(t) ?? [])]);
     if (batch.signal === 'logs') {
       const lt = new Map<string, number>();
       for (const l of logs) if (l.traceId) lt.set(l.traceId, (lt.get(l.traceId) ?? 0) + 1);
@@ -396,11 +430,14 @@ export class Pipeline {
     }
     for (const f of result.findings) {
       m.findings.inc({ kind: f.kind, seam: f.seam });
-      const view = d.store.add(f);
+      const view = d.store.add(f, tenantOf.get(spanKey(f.span)));
       if (!d.downstream && d.config.embedded.print) d.stdout(findingLine(view));
     }
     const evaluations = d.config.evaluations && d.downstream?.hasLogs ? result.findings.map((f) => this.evaluationRecord(f, spans)) : [];
-    return { spansOut, evaluations, findings: result.findings.length, done: { traces: spansOut.length === 0, logs: batch.signal !== 'logs', evaluations: evaluations.length === 0 }, at: this.now(), bytes: batch.body.byteLength };
+    const payload = d.downstream?.exportTraceBytes && spansOut.length
+      ? onwardTracePayload({ layout: batch.signal === 'traces' ? batch.layout : undefined, spans, annotations: result.annotations, carriers: result.carriers, spansOut, json: d.config.downstream?.protocol === 'http/json' })
+      : undefined;
+    return { spansOut, evaluations, findings: result.findings.length, done: { traces: spansOut.length === 0, logs: batch.signal !== 'logs', evaluations: evaluations.length === 0 }, at: this.now(), bytes: batch.body.byteLength, ...(payload ? { payload } : {}) };
   }
 
   /** The GenAI conventions' gen_ai.evaluation.result event for one finding, parented to its span. */

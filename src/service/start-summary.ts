@@ -6,6 +6,7 @@
 import type { Declarations } from '../declarations/types.js';
 import { CHECK_CATALOG } from '../checks/catalog.js';
 import type { ServiceConfig } from './config.js';
+import { authRequired } from './auth.js';
 import * as N from './names.js';
 
 /** The command that drafts declarations from a recorded trace (the CLI's). */
@@ -27,7 +28,7 @@ export function armedChecks(d: Declarations | undefined): string[] {
 export function startSummary(config: ServiceConfig, declarations: Declarations | undefined, address: string, grpcAddress: string | null): string[] {
   const lines: string[] = [];
   lines.push(`footprint-otel serve: OTLP/HTTP on ${address}${N.PATH_TRACES} and ${N.PATH_LOGS}${grpcAddress ? `; OTLP/gRPC on ${grpcAddress}` : ' (gRPC off: --grpc-listen HOST:PORT to add it)'}`);
-  lines.push(`  auth: ${config.auth.token ? 'bearer token required (health probes open)' : 'none (loopback only is the safe default; set FOOTPRINT_AUTH_TOKEN before listening elsewhere)'}`);
+  lines.push(`  auth: ${authRequired(config.auth) ? 'bearer token required (health probes open)' : 'none (loopback only is the safe default; set FOOTPRINT_AUTH_TOKEN before listening elsewhere)'}`);
   if (!config.checks) lines.push('  checks: off (checks: false in the config); spans pass through unchanged');
   else {
     const armed = armedChecks(declarations);

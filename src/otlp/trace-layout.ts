@@ -1,0 +1,188 @@
+// Where things sit in an ExportTraceServiceRequest's bytes: one walk over the request's tags and
+// lengths (ResourceSpans -> ScopeSpans -> Span), recording the byte range of every field at those
+// three levels, and the decoded message tree built from those ranges, each Resource, scope and
+// Span decoded on its own (protobufjs), so a span's place in the bytes is known. The service uses
+// the layout to forward the original bytes (forward-bytes.ts) instead of re-encoding them.
+// Must never throw: bytes it cannot walk exactly (a group, a truncated length, a singular message
+// field sent twice, which protobuf would merge) give `undefined`, and the caller decodes the whole
+// request the ordinary way. It never interprets span content.
+
+import { OtlpTypes } from './otlp-schema.js';
+
+/** One field of a message: `tag` is where its tag starts, [start, end) its value (content for LEN). */
+export interface LayoutField {
+  num: number;
+  wire: number;
+  tag: number;
+  start: number;
+  end: number;
+}
+
+export interface ScopeLayout {
+  field: LayoutField;
+  /** Every field of the ScopeSpans, in order; `span` is the index into TraceLayout.spans of a span field. */
+  parts: (LayoutField & { span?: number })[];
+  firstSpan: number;
+  endSpan: number;
+}
+
+export interface ResourceLayout {
+  field: LayoutField;
+  /** Every field of the ResourceSpans, in order; `scope` is the index into TraceLayout.scopes of a scopeSpans field. */
+  parts: (LayoutField & { scope?: number })[];
+  firstSpan: number;
+  endSpan: number;
+}
+
+export interface TraceLayout {
+  body: Uint8Array;
+  /** Every top-level field, in order; `resource` is the index into resources of a resourceSpans field. */
+  parts: (LayoutField & { resource?: number })[];
+  resources: ResourceLayout[];
+  scopes: ScopeLayout[];
+  /** Every Span field (its content range is the Span message). */
+  spans: LayoutField[];
+}
+
+const WIRE_VARINT = 0;
+const WIRE_I64 = 1;
+const WIRE_LEN = 2;
+const WIRE_I32 = 5;
+
+/** Reads a varint at `pos`; [value, next position], or undefined past `end` or over 2^53. */
+function varint(b: Uint8Array, pos: number, end: number): [number, number] | undefined {
+  let value = 0;
+  let mul = 1;
+  for (let i = 0; i < 10; i++) {
+    if (pos >= end) return undefined;
+    const byte = b[pos++]!;
+    value += (byte & 0x7f) * mul;
+    if (byte < 0x80) return value > Number.MAX_SAFE_INTEGER ? undefined : [value, pos];
+    mul *= 128;
+  }
+  return undefined;
+}
+
+/** The fields of the message in b[start, end), or undefined when they cannot be walked exactly. */
+export function fieldsOf(b: Uint8Array, start: number, end: number): LayoutField[] | undefined {
+  const out: LayoutField[] = [];
+  let pos = start;
+  while (pos < end) {
+    const tag = pos;
+    const t = varint(b, pos, end);
+    if (!t) return undefined;
+    pos = t[1];
+    const num = Math.floor(t[0] / 8);
+    const wire = t[0] % 8;
+    if (num === 0) return undefined;
+    let s = pos;
+    if (wire === WIRE_VARINT) {
+      const v = varint(b, pos, end);
+      if (!v) return undefined;
+      pos = v[1];
+    } else if (wire === WIRE_I64) pos += 8;
+    else if (wire === WIRE_I32) pos += 4;
+    else if (wire === WIRE_LEN) {
+      const l = varint(b, pos, end);
+      if (!l) return undefined;
+      s = l[1];
+      pos = s + l[0];
+    } else return undefined; // groups (deprecated) and invalid wire types
+    if (pos > end) return undefined;
+    out.push({ num, wire, tag, start: s, end: pos });
+  }
+  return out;
+}
+
+/** A schema URL field read by protobufjs itself (the field alone, as a message of its parent's type), so UTF-8 is judged as the whole-request decoder judges it. */
+const schemaUrlOf = (type: typeof OtlpTypes.ResourceSpans, b: Uint8Array, f: LayoutField): string => String((type.decode(b.subarray(f.tag, f.end)) as unknown as { schemaUrl?: unknown }).schemaUrl ?? '');
+const sub = (b: Uint8Array, f: LayoutField): Uint8Array => b.subarray(f.start, f.end);
+
+/** The request's layout and its message tree (the shape protobufjs decodes the whole request to). */
+export interface LaidOutRequest {
+  layout: TraceLayout;
+  message: { resourceSpans: Record<string, unknown>[] };
+  /** The layout index of each decoded Span message object. */
+  spanIndex: Map<object, number>;
+}
+
+/** Walks and decodes an ExportTraceServiceRequest piece by piece; undefined when it cannot be done exactly. */
+export function readTraceLayout(body: Uint8Array): LaidOutRequest | undefined {
+  try {
+    return walk(body);
+  } catch {
+    // protobufjs refused a piece: the ordinary decoder gives the caller its error.
+    return undefined;
+  }
+}
+
+function walk(body: Uint8Array): LaidOutRequest | undefined {
+  const top = fieldsOf(body, 0, body.length);
+  if (!top) return undefined;
+  const layout: TraceLayout = { body, parts: [], resources: [], scopes: [], spans: [] };
+  const message: LaidOutRequest['message'] = { resourceSpans: [] };
+  const spanIndex = new Map<object, number>();
+  for (const f of top) {
+    if (f.num !== 1) {
+      layout.parts.push(f);
+      continue;
+    }
+    if (f.wire !== WIRE_LEN) return undefined;
+    const rparts = fieldsOf(body, f.start, f.end);
+    if (!rparts) return undefined;
+    const rl: ResourceLayout = { field: f, parts: [], firstSpan: layout.spans.length, endSpan: 0 };
+    const rs: Record<string, unknown> = { scopeSpans: [] as Record<string, unknown>[] };
+    let seenResource = false;
+    let seenSchema = false;
+    for (const rp of rparts) {
+      if (rp.num === 1) {
+        if (rp.wire !== WIRE_LEN || seenResource) return undefined;
+        seenResource = true;
+        rs.resource = OtlpTypes.Resource.decode(sub(body, rp));
+        rl.parts.push(rp);
+      } else if (rp.num === 3) {
+        if (rp.wire !== WIRE_LEN || seenSchema) return undefined;
+        seenSchema = true;
+        rs.schemaUrl = schemaUrlOf(OtlpTypes.ResourceSpans, body, rp);
+        rl.parts.push(rp);
+      } else if (rp.num === 2) {
+        if (rp.wire !== WIRE_LEN) return undefined;
+        const sparts = fieldsOf(body, rp.start, rp.end);
+        if (!sparts) return undefined;
+        const sl: ScopeLayout = { field: rp, parts: [], firstSpan: layout.spans.length, endSpan: 0 };
+        const ss: Record<string, unknown> = { spans: [] as Record<string, unknown>[] };
+        let seenScope = false;
+        let seenScopeSchema = false;
+        for (const sp of sparts) {
+          if (sp.num === 1) {
+            if (sp.wire !== WIRE_LEN || seenScope) return undefined;
+            seenScope = true;
+            ss.scope = OtlpTypes.InstrumentationScope.decode(sub(body, sp));
+            sl.parts.push(sp);
+          } else if (sp.num === 3) {
+            if (sp.wire !== WIRE_LEN || seenScopeSchema) return undefined;
+            seenScopeSchema = true;
+            ss.schemaUrl = schemaUrlOf(OtlpTypes.ScopeSpans, body, sp);
+            sl.parts.push(sp);
+          } else if (sp.num === 2) {
+            if (sp.wire !== WIRE_LEN) return undefined;
+            const span = OtlpTypes.Span.decode(sub(body, sp)) as unknown as Record<string, unknown>;
+            spanIndex.set(span, layout.spans.length);
+            sl.parts.push({ ...sp, span: layout.spans.length });
+            layout.spans.push(sp);
+            (ss.spans as Record<string, unknown>[]).push(span);
+          } else sl.parts.push(sp);
+        }
+        sl.endSpan = layout.spans.length;
+        rl.parts.push({ ...rp, scope: layout.scopes.length });
+        layout.scopes.push(sl);
+        (rs.scopeSpans as Record<string, unknown>[]).push(ss);
+      } else rl.parts.push(rp);
+    }
+    rl.endSpan = layout.spans.length;
+    layout.parts.push({ ...f, resource: layout.resources.length });
+    layout.resources.push(rl);
+    message.resourceSpans.push(rs);
+  }
+  return { layout, message, spanIndex };
+}

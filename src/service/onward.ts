@@ -1,0 +1,60 @@
+// The onward trace export of one batch, encoded ONCE (a retry re-sends these bytes): for a
+// protobuf request read with its layout, the original bytes, each annotated span's findings
+// appended to its own encoding (src/otlp/forward-bytes.ts), spans the decoder rejected left out,
+// carrier spans appended as ResourceSpans of their own; otherwise (OTLP/JSON in, or a JSON
+// downstream) our encoder over the spans to send. Must never throw (undefined: the caller falls
+// back to exporting the decoded spans, which reports the error) and never change a span it was
+// not told to annotate.
+
+import type { Attributes, SpanData, SpanEventData } from '../model/telemetry.js';
+import { spanKey } from '../model/telemetry.js';
+import type { DecodedTraceSpan } from '../otlp/proto.js';
+import type { TraceLayout } from '../otlp/trace-layout.js';
+import { appendToSpan, rebuildTraceRequest } from '../otlp/forward-bytes.js';
+import { encodeSpanAdditions, encodeSpanMessage, encodeTraceRequest, encodeTraceRequestJson, type ExportItem } from '../otlp/encode-traces.js';
+
+export interface OnwardInput {
+  /** The request's layout, when it came as protobuf and could be laid out exactly. */
+  layout?: TraceLayout;
+  /** The batch's decoded spans (each with its layout `ref` when there is a layout). */
+  spans: readonly DecodedTraceSpan[];
+  annotations: ReadonlyMap<string, { attributes: Attributes; events: SpanEventData[] }>;
+  carriers: readonly SpanData[];
+  /** Everything to send, as decoded spans (the encoder's input when there is no layout). */
+  spansOut: readonly ExportItem[];
+  json: boolean;
+}
+
+export function onwardTracePayload(x: OnwardInput): Uint8Array | undefined {
+  try {
+    if (x.json) return encodeTraceRequestJson(x.spansOut);
+    if (!x.layout) return encodeTraceRequest(x.spansOut);
+    return fromLayout(x.layout, x);
+  } catch {
+    return undefined;
+  }
+}
+
+function fromLayout(layout: TraceLayout, x: OnwardInput): Uint8Array | undefined {
+  const replace = new Map<number, Uint8Array | null>();
+  const present = new Uint8Array(layout.spans.length);
+  for (const item of x.spans) {
+    if (item.ref === undefined) return undefined; // not read with this layout: encode the spans instead
+    present[item.ref] = 1;
+    const ann = x.annotations.get(spanKey(item.span));
+    if (!ann) continue;
+    const own = item.span.attributes;
+    const clash = Object.keys(ann.attributes).some((k) => Object.prototype.hasOwnProperty.call(own, k));
+    replace.set(
+      item.ref,
+      clash
+        ? // An attribute the span already has is replaced, never written twice: this span is re-encoded.
+          encodeSpanMessage({ span: { ...item.span, attributes: { ...own, ...ann.attributes }, events: [...item.span.events, ...ann.events] }, extras: item.extras })
+        : appendToSpan(layout, item.ref, encodeSpanAdditions(ann.attributes, ann.events)),
+    );
+  }
+  // Spans the decoder rejected (unusable ids) are not forwarded, as before.
+  for (let i = 0; i < present.length; i++) if (!present[i]) replace.set(i, null);
+  const tail = x.carriers.length ? encodeTraceRequest(x.carriers.map((span) => ({ span }))) : undefined;
+  return rebuildTraceRequest(layout, replace, tail);
+}

@@ -1,0 +1,81 @@
+// Offline half of the live stack tests: `footprint-otel check` over the fixtures the live tests
+// recorded (FP_RECORD=1) from the real packages, per stack: backup-triage gives exactly the
+// conversation's unsupported-argument (backup_status args.machine_id = "db-primary-full",
+// call_bt_003) and the advisory empty-lookup, plus dangling-reference where the stack records tool
+// definitions; clean-control gives none, and the summary says which checks could not run.
+import { describe, it, expect } from 'vitest';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCheck } from '../../src/cli/check.js';
+import { FIXTURES_DIR } from '../helpers/fixtures.js';
+
+interface Stack {
+  library: string;
+  /** Whether the stack records the tools offered (dangling-reference can run). */
+  toolDefinitions: boolean;
+  /** Whether tool executions come from the app's own execute_tool spans (an instrumentation of the client only). */
+  appToolSpans: boolean;
+}
+
+export const RECORDED_STACKS: Stack[] = [
+  { library: 'traceloop-anthropic', toolDefinitions: false, appToolSpans: true },
+  { library: 'openinference-anthropic', toolDefinitions: true, appToolSpans: true },
+  { library: 'vercel-ai-anthropic', toolDefinitions: true, appToolSpans: false },
+];
+
+const DECL = join(FIXTURES_DIR, 'declarations.yaml');
+const check = (lib: string, scenario: string, file = join(FIXTURES_DIR, lib, `${scenario}.otlp.json`)) => {
+  const r = runCheck([file, '--declarations', DECL, '--format', 'json']);
+  expect(r.stderr).toBe('');
+  expect(r.exitCode).toBe(0);
+  return JSON.parse(r.stdout) as { findings: Record<string, unknown>[]; summary: string };
+};
+
+describe('check over the recorded stacks', () => {
+  for (const stack of RECORDED_STACKS) {
+    it(`${stack.library} backup-triage: the expected findings, on the right call`, () => {
+      const out = check(stack.library, 'backup-triage');
+      const got = out.findings.map((f) => [f.kind, f.toolName, f.toolCallId, f.predicate, f.value ?? null, f.advisory === true]);
+      expect(got).toEqual([
+        ...(stack.toolDefinitions ? [['dangling-reference', 'backup_status', 'call_bt_003', 'argument-ground', null, false]] : []),
+        ['unsupported-argument', 'backup_status', 'call_bt_003', 'args.machine_id', 'db-primary-full', false],
+        ['empty-lookup', 'backup_status', 'call_bt_003', 'args.machine_id', 'db-primary-full', true],
+      ]);
+      const ua = out.findings.find((f) => f.kind === 'unsupported-argument')!;
+      expect(ua.grounding).toBe('assistant-only');
+      expect(String(ua.message)).toContain('its own earlier answer');
+      // Served earlier as backup_jobs' tool result, not as a user message.
+      expect(String(ua.message)).toContain('It was served earlier in this conversation (tool result');
+      expect(out.summary).toMatch(/on 5 LLM requests in 2 traces/);
+    });
+    it(`${stack.library} clean-control: no finding`, () => {
+      const out = check(stack.library, 'clean-control');
+      expect(out.findings).toEqual([]);
+      expect(out.summary).toMatch(/on 3 LLM requests in 1 trace/);
+      if (!stack.toolDefinitions) expect(out.summary).toContain('tool definitions were not recorded');
+    });
+  }
+
+  /** Stacks recorded with the refused-read pair (a tool_result with is_error: true). */
+  for (const stack of RECORDED_STACKS.filter((s) => s.library.endsWith('-anthropic'))) {
+    it(`${stack.library} refused-read: refusal-asserts-absence on backup_jobs, read from the tool span (the app's execute_tool, or the SDK's ai.toolCall)`, () => {
+      const out = check(stack.library, 'refused-read');
+      expect(out.findings.map((f) => [f.kind, f.toolName, f.toolCallId])).toEqual([['refusal-asserts-absence', 'backup_jobs', 'call_rr_003']]);
+      expect(String(out.findings[0]!.message)).toContain('locked by a maintenance window');
+    });
+    it(`${stack.library} refused-read-admitted: no finding`, () => {
+      expect(check(stack.library, 'refused-read-admitted').findings).toEqual([]);
+    });
+    if (stack.appToolSpans)
+      it(`${stack.library} refused-read without the app's execute_tool spans: the instrumentation alone cannot say the read failed`, () => {
+      // Neither instrumentation keeps a tool_result's is_error, and the error text states no
+      // refusal by itself: with the app's tool spans gone, nothing records the failure.
+      const doc = JSON.parse(readFileSync(join(FIXTURES_DIR, stack.library, 'refused-read.otlp.json'), 'utf8')) as { resourceSpans: { scopeSpans: { spans: { name: string }[] }[] }[] };
+      for (const rs of doc.resourceSpans) for (const ss of rs.scopeSpans) ss.spans = ss.spans.filter((sp) => !sp.name.startsWith('execute_tool '));
+      const file = join(mkdtempSync(join(tmpdir(), 'fp-stacks-')), 'no-tools.otlp.json');
+      writeFileSync(file, JSON.stringify(doc));
+      expect(check(stack.library, 'refused-read', file).findings).toEqual([]);
+      });
+  }
+});
