@@ -63,8 +63,10 @@ describe('faults: downstream 503, timeouts, resets, then recovery (real SDK expo
   let svc: RunningService;
   beforeAll(async () => {
     sink = await startFaultSink();
-    sink.holdMs = 1500;
-    const cfg = testConfig({ downstream: { tracesUrl: `${sink.url}/v1/traces`, logsUrl: `${sink.url}/v1/logs`, headers: {}, protocol: 'http/protobuf', compression: 'none', timeoutMs: 500 }, declarationsPath: DECLARATIONS });
+    // The sink holds a 'hang' request well past the service's downstream timeout; the timeout itself
+    // leaves room for a loaded machine's slow 'ok' answers, which would otherwise count as failures.
+    sink.holdMs = 3000;
+    const cfg = testConfig({ downstream: { tracesUrl: `${sink.url}/v1/traces`, logsUrl: `${sink.url}/v1/logs`, headers: {}, protocol: 'http/protobuf', compression: 'none', timeoutMs: 1200 }, declarationsPath: DECLARATIONS });
     svc = await startService(cfg, { loadDeclarations: loadDeclarationsFile, log: () => {} });
   });
   afterAll(async () => {
@@ -124,12 +126,17 @@ describe('faults: downstream 503, timeouts, resets, then recovery (real SDK expo
     const forwarded = metricSum(m, 'footprint_spans_forwarded_total');
     const rejected = metricSum(m, 'footprint_spans_rejected_total');
     const carriers = metricSum(m, 'footprint_carrier_spans_total');
-    // What the service counts as forwarded is exactly what the sink acknowledged.
-    expect(forwarded).toBe(sink.spans.length);
-    expect(rejected).toBe(0);
-    // Each distinct span forwarded once (the service keeps no duplicates); carriers are the only extra spans.
+    // Each distinct span arrived (the service keeps no duplicates); carriers are the only extra spans.
     const distinct = new Set(sink.spans.map((s) => `${s.traceId}/${s.spanId}`)).size;
     expect(distinct).toBe(all.length + carriers);
+    // The service counts as forwarded only exports the sink answered 2xx: never more than the sink
+    // holds, and every distinct span at least once (a sender retries until it gets a 200, which the
+    // service gives only after the downstream accepted). On a loaded machine an 'ok' answer can come
+    // after the downstream timeout: the sink then holds the spans, the service counted a failure and
+    // the retry forwards them again, so the two need not be equal.
+    expect(forwarded).toBeLessThanOrEqual(sink.spans.length);
+    expect(forwarded).toBeGreaterThanOrEqual(distinct);
+    expect(rejected).toBe(0);
     // Received counts every attempt that reached the service: at least every span, more under faults.
     expect(received).toBeGreaterThanOrEqual(all.length);
     expect(received).toBeGreaterThan(all.length);

@@ -10,7 +10,8 @@ import { DECLARATIONS, downstreamTo, exporterFor, exportVia, readable, retraced,
 const BATCHES = 120;
 const TRACES_PER_BATCH = 5;
 const CONCURRENCY = 4;
-const DEADLINE_MS = 20_000;
+// A safety bound, not a speed target (benchmarks measure speed): generous so a loaded machine still finishes.
+const DEADLINE_MS = 80_000;
 
 let sink: Sink;
 let svc: RunningService;
@@ -55,5 +56,5 @@ describe('load: bounded run', () => {
     for (const [t, n] of expected) expect(got.get(t)?.size ?? 0).toBe(n);
     expect(arrived).toBe(total + sink.spans.filter((s) => expected.has(s.traceId) && s.name === 'footprint.findings').length);
     console.log(`[throughput] ${total} spans in ${BATCHES} batches in ${ms} ms: ${Math.round((total * 1000) / ms)} spans/s, ${Math.round((BATCHES * 1000) / ms)} batches/s (loopback, real core)`);
-  });
+  }, 120_000);
 });
