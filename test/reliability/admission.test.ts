@@ -96,8 +96,9 @@ describe('admission before reading', () => {
     // 32 MB admits two 16 MB bodies at a time; at least 20 of the 24 are refused up front.
     expect(refused.length, JSON.stringify(results.map((r) => r.status))).toBeGreaterThanOrEqual(20);
     const times = refused.map((r) => r.answeredMs).sort((a, b) => a - b);
-    // Milliseconds, not the seconds reading 16 MB takes (CI has 2 shared cores: a generous bound).
-    expect(times[Math.floor(times.length / 2)]!).toBeLessThan(500);
+    // Well under the seconds reading 16 MB takes (7-12 s before admission from headers); a generous
+    // bound, since 24 senders and the child share 2 cores.
+    expect(times[Math.floor(times.length / 2)]!).toBeLessThan(1500);
     for (const r of refused) {
       expect(r.retryAfter).toMatch(/^\d+$/);
       expect(r.answeredMs).toBeLessThan(2500);

@@ -412,7 +412,7 @@ describe('FootprintCore.process over generated GenAI telemetry', () => {
     // The generator reaches the checks, not only the readers' refusals.
     console.log(`[bad-input] core over generated telemetry: ${findings} findings, ${diagnostics} diagnostics in ${300 * RUNS} runs`);
     expect(diagnostics).toBeGreaterThan(0);
-  }, 60_000 * RUNS);
+  }, 150_000 * RUNS);
 
   it('deeply nested JSON straight into the core (arrays and objects, 50,000 levels): no throw, a diagnostic or a clean pass', () => {
     const core = new FootprintCore({ declarations: decl });
