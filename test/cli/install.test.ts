@@ -44,7 +44,7 @@ describe('install from the packed tarball, outside the checkout', () => {
       else throw new Error(`npm install of the tarball failed:\n${online.stderr}`);
     }
   }, 115_000);
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }), 120_000);
 
   const bin = () => join(app, 'node_modules', '.bin', 'footprint-otel');
   const demo = (f: string) => join(app, 'node_modules', 'footprint-otel', 'examples', 'backup-triage', f);
