@@ -99,6 +99,19 @@ const line = (r) => `| ${r.map((c, i) => String(c).padEnd(w[i])).join(' | ')} |`
 console.log(line(head));
 console.log(`|${w.map((n) => '-'.repeat(n + 2)).join('|')}|`);
 for (const r of rows) console.log(line(r));
-writeFileSync(options.path, `${JSON.stringify(results, null, 2)}\n`);
+// A subset written to the tracked record keeps the other benchmarks' figures as they were (each
+// key then says when it was measured), so `--write --only KEY` updates one key only.
+const written = (() => {
+  for (const b of selected) if (results[b.key] && !results[b.key].error) results[b.key].measuredAt = results.date;
+  if (!options.tracked || selected.length === BENCHES.length) return results;
+  try {
+    const before = JSON.parse(readFileSync(options.path, 'utf8'));
+    const kept = Object.fromEntries(BENCHES.filter((b) => !selected.includes(b) && before[b.key]).map((b) => [b.key, { measuredAt: before.date, ...before[b.key] }]));
+    return { ...kept, ...results, command: results.command };
+  } catch {
+    return results;
+  }
+})();
+writeFileSync(options.path, `${JSON.stringify(written, null, 2)}\n`);
 const shown = relative(process.cwd(), options.path);
 console.log(`\nwrote ${shown.startsWith('..') ? options.path : shown}${options.tracked ? ' (the tracked record)' : ' (not tracked; --write updates bench/results.json)'}`);

@@ -128,3 +128,16 @@ export const WINDOW_MEMO_LIMITS = Object.freeze({
   /** Estimated bytes of all remembered windows (UTF-16 of the raw JSON, plus a little per message). */
   maxBytes: 32 * 1024 * 1024,
 });
+
+// ---- Shared conversation-state store (issue 14) ----
+
+/**
+ * Milliseconds a batch may wait on the shared state store in all (the read before analysis plus
+ * the write after it). Past it the turn is judged with what this instance holds, its disposition
+ * says "conversation state unavailable", and the write, if any, finishes in the background.
+ */
+export const STATE_STORE_BUDGET_MS = 50;
+/** Milliseconds one store command may take before the client gives up on it (background writes included). */
+export const STATE_STORE_COMMAND_TIMEOUT_MS = 1000;
+/** Times a write that met another instance's newer version is merged and tried again. */
+export const STATE_STORE_WRITE_ATTEMPTS = 4;

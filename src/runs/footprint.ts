@@ -34,6 +34,8 @@ import { resolveOptions, type FootprintOptions, type ProcessInput, type ProcessR
 import { carrierSpan } from './carrier.js';
 import { WindowMemos } from './window-memo.js';
 
+import { conversationStateAccess, type ConversationStateAccess } from './state-access.js';
+
 export type { Redaction, FootprintOptions, SpanAnnotation, ProcessInput, ProcessResult, CoreStats, ResolvedOptions } from './options.js';
 export { resolveOptions } from './options.js';
 
@@ -113,6 +115,11 @@ export class FootprintCore {
     this.processedSpans = new BoundedMap({ maxEntries: limits.maxRememberedSpans, idleMs: limits.conversationIdleMs, now, onEvict: (k, v) => (this.cacheBytes -= rememberedBytes(k, v)) });
     this.traceWritten = traceMap();
     this.windows = new WindowMemos(limits.conversationIdleMs, now);
+  }
+
+  /** The conversations, for a shared state store (src/state/): keys of a batch, read, hydrate. */
+  stateAccess(): ConversationStateAccess {
+    return conversationStateAccess({ conversations: this.conversations, traceConversation: this.traceConversation, tenantAttribute: this.config.tenantAttribute });
   }
 
   /** Cheap: true when some convention would read this span. Non-agent spans need no other work. */
