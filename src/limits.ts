@@ -114,6 +114,21 @@ export const EXPLAIN_LIMITS = Object.freeze({
   idleMs: 60 * 60 * 1000,
 });
 
+// ---- Window reuse across a conversation's requests (issue 11) ----
+
+/**
+ * Bounds of the per-conversation memo of the last input window read (src/runs/window-memo.ts): a
+ * request whose raw window extends the last one of its conversation reads only the new suffix.
+ * A cache, never a source of truth: past a bound the oldest entry goes and that conversation's
+ * next request is read in full. Its bytes count in the core's stateBytes.
+ */
+export const WINDOW_MEMO_LIMITS = Object.freeze({
+  /** Conversations whose last window is remembered. */
+  maxWindows: 1000,
+  /** Estimated bytes of all remembered windows (UTF-16 of the raw JSON, plus a little per message). */
+  maxBytes: 32 * 1024 * 1024,
+});
+
 // ---- Shared conversation-state store (issue 14) ----
 
 /**

@@ -12,7 +12,7 @@ import { DEFAULT_LIMITS } from '../limits.js';
 import { nearest } from '../declarations/nearest.js';
 import type { Redaction } from '../runs/footprint.js';
 import * as N from './names.js';
-import type { AuthConfig } from './auth.js';
+import { authRequired, type AuthConfig } from './auth.js';
 
 export type DownstreamProtocol = 'http/protobuf' | 'http/json';
 
@@ -178,6 +178,7 @@ export const ConfigFileSchema = z.strictObject({
       token: z.string().min(1).optional(),
       tokenFile: z.string().min(1).optional(),
       tokens: z.array(TokenGrantFile).max(MAX_TOKENS).optional(),
+      required: z.boolean().optional(),
     })
     .optional(),
   declarations: z.string().min(1).optional(),
@@ -197,7 +198,7 @@ const KEYS_AT: Record<string, readonly string[]> = {
   '': Object.keys(ConfigFileSchema.shape),
   downstream: Object.keys(DownstreamFile.shape),
   limits: Object.keys(LimitsFile.shape),
-  auth: ['token', 'tokenFile', 'tokens'],
+  auth: ['token', 'tokenFile', 'tokens', 'required'],
   'auth.tokens': ['token', 'tokenFile', 'tenants'],
   embedded: ['runs', 'print'],
 };
@@ -375,6 +376,13 @@ export function loadServiceConfig(sources: ConfigSources = {}): ConfigResult {
       }
     }
     if (t) c.auth.tokens!.push({ token: t, tenants: [...new Set(g.tenants)] });
+  }
+
+  const requiredEnv = env[N.ENV_AUTH_REQUIRED];
+  if (requiredEnv !== undefined && requiredEnv !== '' && !/^(1|true|0|false)$/i.test(requiredEnv)) errors.push(`${N.ENV_AUTH_REQUIRED}: "${requiredEnv.slice(0, 40)}" must be 1, true, 0 or false`);
+  const required = requiredEnv ? /^(1|true)$/i.test(requiredEnv) : f.auth?.required === true;
+  if (required && !authRequired(c.auth) && !errors.some((e) => e.startsWith('auth.'))) {
+    errors.push(`auth: a token is required here (${requiredEnv ? N.ENV_AUTH_REQUIRED : 'auth.required'} is set; the container image sets it) and none is configured: set ${N.ENV_AUTH_TOKEN} or ${N.ENV_AUTH_TOKEN_FILE} (or auth.token / auth.tokens in the config file); senders then send "Authorization: Bearer <token>"`);
   }
 
   c.declarationsPath = sources.overrides?.declarations ?? env[N.ENV_DECLARATIONS] ?? f.declarations ?? null;

@@ -55,6 +55,7 @@ export interface Route {
 
 const RETRY_AFTER_BUSY_S = 1;
 const ACCESS = Symbol('access');
+const STARTED = Symbol('first-request-started');
 
 export { tokenMatches };
 
@@ -132,8 +133,10 @@ export class HttpReceiver {
       });
     });
     server.on('connection', (socket: Socket) => {
-      // A socket with nothing sent or received for idleTimeoutMs is closed (a silent socket included).
-      socket.setTimeout(l.idleTimeoutMs, () => socket.destroy());
+      // A new socket must start a request within headersTimeoutMs (Node's own headersTimeout
+      // only starts counting once bytes arrive, so a silent socket would sit); after its first
+      // request, one with nothing sent or received for idleTimeoutMs is closed.
+      socket.setTimeout(Math.min(l.headersTimeoutMs, l.idleTimeoutMs), () => socket.destroy());
       this.guard.admit(socket);
     });
     this.server = server;
@@ -169,6 +172,10 @@ export class HttpReceiver {
     const routeLabel = found ? (found.prefix ? [...this.routes.entries()].find(([, r]) => r === found)![0] : url.pathname) : 'other';
     const socket = req.socket;
     const reserved = this.guard.requestStarted(socket);
+    if (!(socket as Socket & { [STARTED]?: boolean })[STARTED]) {
+      (socket as Socket & { [STARTED]?: boolean })[STARTED] = true;
+      socket.setTimeout(this.d.config.limits.idleTimeoutMs);
+    }
     let ended = false;
     const end = () => {
       if (ended) return;

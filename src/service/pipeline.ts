@@ -10,7 +10,6 @@
 // lose it) and parts that did go through are not sent twice. Must never drop a span silently:
 // every span not forwarded is counted with a reason and logged. Must never throw at a receiver.
 
-import { createHash } from 'node:crypto';
 import type { Diagnostic } from '../model/diagnostics.js';
 import type { Finding } from '../model/finding.js';
 import type { Attributes, LogData, SpanData } from '../model/telemetry.js';
@@ -25,6 +24,7 @@ import { tallyMessage, type DecodeTally } from '../otlp/decode-tally.js';
 import type { TraceLayout } from '../otlp/trace-layout.js';
 import type { ServiceConfig } from './config.js';
 import { onwardTracePayload } from './onward.js';
+import { batchKey } from './batch-key.js';
 import type { Downstream, ExportOutcome } from './downstream.js';
 import type { FindingsStore } from './findings-store.js';
 import { findingLine } from './findings-store.js';
@@ -207,7 +207,7 @@ export class Pipeline {
   }
 
   private async run(batch: Batch): Promise<BatchOutcome> {
-    const key = `${batch.signal}:${createHash('sha256').update(batch.body).digest('hex')}`;
+    const key = batchKey(batch);
     this.expireAcked();
     const acked = this.acked.get(key);
     if (acked) {
