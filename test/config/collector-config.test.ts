@@ -11,7 +11,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
 import { ATTR_FINDING_KIND, EVENT_FINDING } from '../../src/findings/names.js';
-import { defaultServiceConfig, loadServiceConfig } from '../../src/service/config.js';
+import { defaultServiceConfig, loadServiceConfig, parseStateSetting } from '../../src/service/config.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DIRS = ['collector-config', 'docker'];
@@ -291,9 +291,14 @@ describe('collector-config/scale-out.yaml: loadbalancing in front of several ins
   const c = byName('collector-config/scale-out.yaml');
   const lb = component(c, 'exporters', 'loadbalancing/footprint');
 
-  it('routes by the conversation id, over OTLP/gRPC, to the instances\' gRPC port', () => {
-    expect(lb.routing_key).toBe('attributes');
-    expect(lb.routing_attributes).toEqual(['gen_ai.conversation.id']);
+  it('routes by trace id (the store-backed topology), over OTLP/gRPC, to the instances\' gRPC port', () => {
+    expect(lb.routing_key).toBe('traceID');
+    expect(lb.routing_attributes).toBeUndefined();
+    // The instances share one state store: the file tells them so, with a URL the setting accepts.
+    const text = readFileSync(join(ROOT, 'collector-config/scale-out.yaml'), 'utf8');
+    const url = /--state (\S+)/.exec(text)?.[1];
+    expect(url).toBeDefined();
+    expect(parseStateSetting(url!)?.kind).toBe('valkey');
     expect(isObj((lb.protocol as Obj | undefined)?.otlp)).toBe(true);
     const hostnames = ((lb.resolver as Obj).static as Obj).hostnames as string[];
     expect(hostnames.length).toBeGreaterThan(1);
@@ -317,8 +322,11 @@ describe('collector-config/scale-out.yaml: loadbalancing in front of several ins
   it('says in its comments what the key needs and what it costs', () => {
     const text = readFileSync(c.file, 'utf8');
     expect(text).toMatch(/routing_key: traceID/);
+    // The stamping alternative is kept, with what it needs.
+    expect(text).toMatch(/#\s+routing_key: attributes\n#\s+routing_attributes: \[gen_ai\.conversation\.id\]/);
     expect(text).toMatch(/EVERY SPAN AND LOG\s*#\s*RECORD/);
     expect(text).toMatch(/routing_key: service/);
+    expect(text).toMatch(/conversation state unavailable/);
   });
 });
 
@@ -340,7 +348,7 @@ describe('docker/docker-compose.yml', () => {
     });
 
   it('has the collector, footprint-otel, Jaeger v2, Tempo, Prometheus and Grafana', () => {
-    expect(Object.keys(services).sort()).toEqual(['footprint-otel', 'grafana', 'jaeger', 'otel-collector', 'prometheus', 'tempo']);
+    expect(Object.keys(services).sort()).toEqual(['footprint-otel', 'grafana', 'jaeger', 'otel-collector', 'prometheus', 'tempo', 'valkey']);
     expect(services['otel-collector']!.image).toMatch(/^otel\/opentelemetry-collector-contrib:/);
     expect(services.jaeger!.image).toMatch(/^jaegertracing\/jaeger:2\./);
     expect(services.tempo!.image).toMatch(/^grafana\/tempo:/);
@@ -379,6 +387,16 @@ describe('docker/docker-compose.yml', () => {
     expect(new URL(String(component(pipeline, 'exporters', 'otlphttp/footprint').endpoint)).hostname).toBe('footprint-otel');
     // The declarations path is mounted.
     expect(mounts('footprint-otel').map(([, c]) => c)).toContain(e.FOOTPRINT_DECLARATIONS);
+  });
+
+  it('footprint-otel keeps conversation state in the Valkey service, which is bounded (maxmemory, an LRU policy over TTL keys)', () => {
+    const e = env('footprint-otel');
+    const state = parseStateSetting(e.FOOTPRINT_STATE ?? '');
+    expect(state?.kind).toBe('valkey');
+    expect(new URL((state as { url: string }).url).hostname).toBe('valkey');
+    const cmd = (services.valkey!.command as string[]).join(' ');
+    expect(cmd).toMatch(/--maxmemory \d+mb/);
+    expect(cmd).toMatch(/--maxmemory-policy volatile-lru/);
   });
 
   it('Prometheus scrapes footprint-otel and the collector exporter on the ports they listen on, with the alert rules mounted', () => {
