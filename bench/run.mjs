@@ -19,6 +19,7 @@ const BENCHES = [
   { key: 'scaling-window', file: 'scaling-run.mjs', args: ['window'] },
   { key: 'scaling-args', file: 'scaling-run.mjs', args: ['args'] },
   { key: 'memory', file: 'memory.mjs', args: [], node: ['--expose-gc'] },
+  { key: 'state-store', file: 'state-store.mjs', args: [] },
 ];
 
 function runChild(b) {
@@ -89,6 +90,9 @@ const fmt = (key) => {
       return [r.points.map((p) => `${p.arguments} ${p.microseconds}µs`).join(', '), r.ratio, r.target];
     case 'memory':
       return [`rss ${r.final.rssMB} MB, heap ${r.final.heapUsedMB} MB; held ${r.coreStats.conversations}, evicted ${r.coreStats.evictedConversations}, state ${r.coreStats.stateMB} MB`, '', r.target];
+    case 'state-store':
+      if (r.skipped) return [`skipped: ${r.skipped}`, '', ''];
+      return [`store wait per turn p50 ${r.storeCostPerTurnMs.p50} ms, p99 ${r.storeCostPerTurnMs.p99} ms; ${r.turnsPerSecond.store} turns/s with the store vs ${r.turnsPerSecond.memory} with memory`, r.ratio, `store ≥ ${r.target} × memory`];
   }
 };
 console.log(`\n== summary (${results.totalSeconds} s)`);

@@ -169,6 +169,7 @@ try {
     turnsPerSecond: { memory: round(median(mem), 1), store: round(median(withStore), 1) },
     ratio: round(ratio, 3),
     target: 0.8,
+    met: ratio >= 0.8,
   };
   console.log(`state-store: store cost per turn p50 ${result.storeCostPerTurnMs.p50} ms, p99 ${result.storeCostPerTurnMs.p99} ms (${costs.length} turns, loopback redis-server)`);
   console.log(`state-store: ${result.turnsPerSecond.store} turns/s with the store vs ${result.turnsPerSecond.memory} with memory: ${result.ratio}x (target >= 0.8)`);
