@@ -60,6 +60,9 @@ export interface ServiceLimits {
   grpcKeepaliveMs: number;
 }
 
+/** Where conversation state lives: this process's memory, or a shared Valkey/Redis store (issue 14). */
+export type StateSetting = { kind: 'memory' } | { kind: 'valkey'; url: string };
+
 export interface ServiceConfig {
   listen: HostPort;
   /** null: no OTLP/gRPC receiver. */
@@ -78,6 +81,8 @@ export interface ServiceConfig {
   embedded: { runs: number; print: boolean };
   /** Base URL people reach this service at: when set, finding events get footprint.explain.url. */
   publicUrl: string | null;
+  /** Conversation state: `memory` (default) or a shared store every instance reads and writes. */
+  state: StateSetting;
 }
 
 export const DEFAULT_SERVICE_LIMITS: Readonly<ServiceLimits> = Object.freeze({
@@ -116,6 +121,7 @@ export function defaultServiceConfig(): ServiceConfig {
     limits: { ...DEFAULT_SERVICE_LIMITS },
     embedded: { runs: 100, print: true },
     publicUrl: null,
+    state: { kind: 'memory' },
   };
 }
 
@@ -183,6 +189,7 @@ export const ConfigFileSchema = z.strictObject({
   limits: LimitsFile.optional(),
   embedded: z.strictObject({ runs: posInt.optional(), print: z.boolean().optional() }).optional(),
   publicUrl: httpUrl.optional(),
+  state: z.string().min(1).optional(),
 });
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
@@ -258,7 +265,7 @@ export interface ConfigSources {
   document?: unknown;
   env?: Record<string, string | undefined>;
   /** CLI flags: applied last. */
-  overrides?: { listen?: string; grpcListen?: string; declarations?: string };
+  overrides?: { listen?: string; grpcListen?: string; declarations?: string; state?: string };
 }
 
 export type ConfigResult = { ok: true; config: ServiceConfig; warnings: string[] } | { ok: false; errors: string[] };
@@ -396,8 +403,32 @@ export function loadServiceConfig(sources: ConfigSources = {}): ConfigResult {
     else errors.push(`${N.ENV_PUBLIC_URL}: "${publicUrl.slice(0, 80)}" must be an http:// or https:// URL`);
   }
 
+  const state = sources.overrides?.state ?? env[N.ENV_STATE] ?? f.state;
+  if (state !== undefined) {
+    const parsed = parseStateSetting(state);
+    if (parsed) c.state = parsed;
+    else errors.push(`state: "${redactUrl(state).slice(0, 80)}" must be memory or a redis://, rediss://, valkey:// or valkeys:// URL (${N.ENV_STATE}, --state)`);
+  }
+
   if (c.downstream && pointsAt(c.downstream.tracesUrl, c.listen)) errors.push(`downstream: ${c.downstream.tracesUrl} is this service's own listen address (a loop); point it at the collector's second receiver`);
   return errors.length ? { ok: false, errors } : { ok: true, config: c, warnings };
+}
+
+/** `memory`, or a Valkey/Redis URL with a host; undefined for anything else. */
+export function parseStateSetting(s: string): StateSetting | undefined {
+  const t = s.trim();
+  if (t === 'memory') return { kind: 'memory' };
+  if (!/^(redis|rediss|valkey|valkeys):\/\/\S+$/i.test(t)) return undefined;
+  try {
+    return new URL(t).hostname ? { kind: 'valkey', url: t } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A URL with its password hidden (error messages never echo a secret). */
+function redactUrl(s: string): string {
+  return s.replace(/\/\/([^:/@\s]*):[^@/\s]*@/, '//$1:***@');
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

@@ -35,6 +35,8 @@ export interface HttpReceiverDeps {
   store: FindingsStore;
   log: LogFn;
   isReady: () => boolean;
+  /** The shared conversation-state store's state, reported by /readyz (absent with `state: memory`). */
+  stateReady?: () => { ok: boolean; kind: string; detail: string };
   /** "Explain this answer" routes (src/service/explain-routes.ts), given the tenants the token may see (undefined: all); true when it answered. */
   explain?: (req: IncomingMessage, res: ServerResponse, url: URL, tenants: readonly string[] | undefined) => boolean;
 }
@@ -74,7 +76,12 @@ export class HttpReceiver {
       method: 'GET',
       auth: false,
       probe: true,
-      handle: (_q, res) => (this.d.isReady() ? send(res, 200, 'application/json', '{"status":"ready"}') : send(res, 503, 'application/json', '{"status":"not ready"}')),
+      handle: (_q, res) => {
+        // A shared state store that is down degrades judging (no shared history), not forwarding: still ready.
+        const state = this.d.stateReady?.();
+        const extra = state ? `,"state":${JSON.stringify({ store: state.kind, connected: state.ok, detail: state.detail })}` : '';
+        return this.d.isReady() ? send(res, 200, 'application/json', `{"status":"ready"${extra}}`) : send(res, 503, 'application/json', `{"status":"not ready"${extra}}`);
+      },
     });
     this.route(N.PATH_METRICS, {
       method: 'GET',
