@@ -68,7 +68,7 @@ function send(base: string, total: number, opts: { chunked?: boolean; stallAfter
 }
 
 describe('admission before reading', () => {
-  it('24 senders of 16 MB: refused ones get 429 + Retry-After within a second, RSS stays bounded, /healthz answers', async () => {
+  it('24 senders of 16 MB: the 22 past the budget get 429 + Retry-After in milliseconds while uploading, RSS stays bounded, /healthz answers', async () => {
     ensureDist();
     const sink = await startSink();
     opened.push(sink);
@@ -84,24 +84,28 @@ describe('admission before reading', () => {
     const prober = setInterval(() => {
       fetch(`${child.address}/healthz`, { signal: AbortSignal.timeout(2000) }).then((r) => health.push(r.status), (e: Error) => health.push(e.name));
     }, 100);
-    const senders = Array.from({ length: 24 }, () => send(child.address, 16 * 1024 * 1024));
-    const results = await Promise.race([Promise.all(senders.map((s) => s.done)), sleep(30_000).then(() => 'timeout' as const)]);
+    // Each sender uploads its first 4 MB at full speed and then holds its body open, so the two
+    // admitted ones keep their 16 MB share of the budget and the outcome does not depend on how
+    // fast the service reads (the refused ones are answered while they upload).
+    const senders = Array.from({ length: 24 }, () => send(child.address, 16 * 1024 * 1024, { stallAfter: 4 * 1024 * 1024 }));
+    const results: Sent[] = [];
+    for (const s of senders) void s.done.then((r) => results.push(r));
+    const until = Date.now() + 15_000;
+    while (results.length < 22 && Date.now() < until) await sleep(20);
     for (const s of senders) s.abort();
     await sleep(300);
     clearInterval(sampler);
     clearInterval(prober);
-    expect(results).not.toBe('timeout');
-    if (results === 'timeout') return;
     const refused = results.filter((r) => r.status === 429);
-    // 32 MB admits two 16 MB bodies at a time; at least 20 of the 24 are refused up front.
-    expect(refused.length, JSON.stringify(results.map((r) => r.status))).toBeGreaterThanOrEqual(20);
+    // 32 MB admits two 16 MB bodies; the other 22 are refused from their Content-Length.
+    expect(refused.length, JSON.stringify(results.map((r) => r.status))).toBe(22);
     const times = refused.map((r) => r.answeredMs).sort((a, b) => a - b);
-    // Well under the seconds reading 16 MB takes (7-12 s before admission from headers); a generous
-    // bound, since 24 senders and the child share 2 cores.
-    expect(times[Math.floor(times.length / 2)]!).toBeLessThan(1500);
+    // Answered from the headers: before the fix no answer came at all while a body was incomplete.
+    // The time bound is generous for 2 shared CI cores (see the report for measured figures).
+    expect(times[Math.floor(times.length / 2)]!).toBeLessThan(2500);
     for (const r of refused) {
       expect(r.retryAfter).toMatch(/^\d+$/);
-      expect(r.answeredMs).toBeLessThan(2500);
+      expect(r.answeredMs).toBeLessThan(5000);
       expect(r.writtenAtAnswer, 'answered before its upload was done').toBeLessThan(16 * 1024 * 1024);
     }
     const grewMiB = (peak - baseline) / 1024;

@@ -83,15 +83,15 @@ describe('HTTP connections: no set of clients starves probes or authenticated se
     const counts = { answers: 0 };
     for (let i = 0; i < 256; i++) poller(await open(port), counts);
     // Let the pollers fill every connection and reach a steady rate.
-    const until = Date.now() + 5000;
-    while (counts.answers < 2000 && Date.now() < until) await sleep(20);
+    const until = Date.now() + 3000;
+    while (counts.answers < 768 && Date.now() < until) await sleep(20);
     expect(counts.answers, 'the pollers are being answered').toBeGreaterThan(256);
     const results: { status: number | 'timeout' | 'error'; ms: number }[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 3; i++) {
       results.push(await timed(`${svc.address}/v1/traces`, { method: 'POST', headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/x-protobuf' }, body: traceBody() }, 3000));
       results.push(await timed(`${svc.address}/readyz`, {}, 3000));
     }
-    expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
+    expect(results.map((r) => r.status)).toEqual(Array(6).fill(200));
     expect(sink.spans.length).toBeGreaterThan(0);
     const m = parseMetrics(await (await fetch(`${svc.address}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } })).text());
     expect(metricSum(m, 'footprint_connections_open', 'transport="http"')).toBeLessThanOrEqual(256 + testConfig().limits.reservedConnections);
