@@ -14,6 +14,7 @@ const here = new URL('.', import.meta.url);
 const BENCHES = [
   { key: 'sdk-ordinary', file: 'sdk.mjs', args: ['ordinary'] },
   { key: 'sdk-agent', file: 'sdk.mjs', args: ['agent'] },
+  { key: 'sdk-conversation', file: 'sdk-conversation.mjs', args: [] },
   { key: 'service-throughput', file: 'service.mjs', args: [] },
   { key: 'scaling-window', file: 'scaling-run.mjs', args: ['window'] },
   { key: 'scaling-args', file: 'scaling-run.mjs', args: ['args'] },
@@ -78,6 +79,8 @@ const fmt = (key) => {
       return [`BSP ${r.nsPerSpanBsp} ns/span, +footprint ${r.nsPerSpanFootprint} ns/span (+${r.overheadNsPerSpan})`, r.ratio, r.target];
     case 'sdk-agent':
       return [`BSP ${r.usPerChatSpanBsp} µs/chat span, +footprint ${r.usPerChatSpanFootprint} µs (+${r.overheadUsPerChatSpan})`, r.ratio, r.target];
+    case 'sdk-conversation':
+      return [`cost per request: turn 5 ${r.checkpoints[1].usCost} µs, turn 80 ${r.checkpoints[6].usCost} µs (window ${Math.round(r.windowJsonBytes.turn80 / 1000)} KB); conversation ${r.conversationMs.footprint} ms vs app ${r.conversationMs.bsp} ms`, r.ratio, r.target];
     case 'service-throughput':
       return [`per service CPU-s (median of ${r.runsPerVariant}): full ${r.full.spansPerServiceCpuSecond.median}, true pass-through ${r.passThrough.spansPerServiceCpuSecond.median}, ordinary ${r.ordinary.spansPerServiceCpuSecond.median}; decode+encode ${r.decodeEncode.spansPerSecond} spans/s`, r.ratio, r.target];
     case 'scaling-window':

@@ -116,10 +116,7 @@ export function readWords(row: LedgerRow): Map<string, number> {
     if (w === '' || STOP_WORDS.has(w)) return;
     if ((words.get(w) ?? 0) < weight) words.set(w, weight);
   };
-  for (const part of row.toolName.split(/[_\-.\s/:]+|(?<=[a-z])(?=[A-Z])/)) {
-    const w = foldWord(part);
-    if (!TOOL_VERBS.has(w)) add(w, 2);
-  }
+  for (const w of toolNouns(row.toolName)) add(w, 2);
   const walk = (v: unknown, key: string | undefined, depth: number) => {
     if (depth > 6) return;
     if (key !== undefined) for (const part of key.split(/[_\-.\s]+|(?<=[a-z])(?=[A-Z])/)) {
@@ -182,7 +179,24 @@ export function attributeClause(clause: AbsenceClause, reads: readonly TurnRead[
     }
   }
   if (best < MIN_ATTRIBUTION_SCORE) return { reads: [...reads], shared: [] };
+  if (top.length > 1) {
+    // A tie: the reads whose tool-name nouns the clause shares (what was read) beat those it
+    // matches only through argument words (whose it is). All or none naming: the tie stands.
+    const named = top.filter((r) => toolNouns(r.row.toolName).some((w) => clause.words.includes(w)));
+    if (named.length > 0 && named.length < top.length) {
+      const words = new Set(named.flatMap((r) => { const ws = wordsOf(r); return clause.words.filter((w) => ws.has(w)); }));
+      return { reads: named, shared: shared.filter((w) => words.has(w)) };
+    }
+  }
   return { reads: top, shared };
+}
+
+/** The nouns of a tool name: its folded parts that are not action words (`leave_requests` → leave, request). */
+export function toolNouns(toolName: string): string[] {
+  return toolName
+    .split(/[_\-.\s/:]+|(?<=[a-z])(?=[A-Z])/)
+    .map(foldWord)
+    .filter((w) => w !== '' && !TOOL_VERBS.has(w) && !STOP_WORDS.has(w));
 }
 
 /** Whether a successful read found nothing: an empty result or a declared absence (a not-found included). */

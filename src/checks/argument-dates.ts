@@ -2,13 +2,18 @@
 // anchor (today's date in the system prompt, a date or timestamp in the window) minus a relative
 // span the USER asked for ("last 7 days", "past 2 weeks", "yesterday", "3 days ago", "since
 // November 3rd"). The witness states the arithmetic. With no anchor, or no user phrase, nothing is
-// derived. Calendar arithmetic in UTC on the served dates only: never the clock. Pure: no I/O,
-// no clocks, no globals.
+// derived. A `YYYY-MM` month argument is derived the same way from a month span ("last month",
+// "3 months ago", "this month") or a named month ("in March"); a day span never makes a month.
+// Calendar arithmetic in UTC on the served dates only: never the clock. Pure: no I/O, no clocks,
+// no globals.
 
 import type { ServedString } from '../model/frame.js';
 
 const MAX_ANCHORS = 32;
 const ISO_VALUE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
+const ISO_MONTH_VALUE = /^(\d{4})-(0[1-9]|1[0-2])$/;
+/** A month span this long or longer ("last 12 months", "last year") names no one month. */
+const MAX_MONTH_SPAN = 12;
 const ISO_IN_TEXT = /\b(\d{4})-(\d{2})-(\d{2})(?=$|[^\d])/g;
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
@@ -20,6 +25,7 @@ const N_AGO = new RegExp(`\\b${COUNT}\\s+(day|week|month)s?\\s+ago\\b`, 'gi');
 const LAST_UNIT = /\b(?:last|past|previous)\s+(day|week|month|year)\b/gi;
 const THIS_UNIT = /\b(?:this|the current)\s+(week|month|year)\b/gi;
 const YESTERDAY = /\byesterday\b/gi;
+const IN_MONTH = new RegExp(`\\b(?:in|for|during|over|throughout)\\s+(?:the\\s+month\\s+of\\s+)?${MONTH}\\b(?!\\s*\\d)`, 'gi');
 const SINCE_MONTH_DAY = new RegExp(`\\b(?:since|from|after|starting)\\s+(?:${MONTH}\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?|(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH})\\b`, 'gi');
 
 export interface Anchor {
@@ -36,6 +42,10 @@ interface Span {
   monthDay?: { month: number; day: number };
   /** "this week" / "this month" / "this year" read as a calendar period: its first day. */
   startOf?: 'week' | 'month' | 'year';
+  /** The rolling reading of "this week/month/year": a date span only, never a month. */
+  rolling?: true;
+  /** A named month ("in March", 1–12): the year comes from the anchor; a month only, never a date. */
+  month?: number;
 }
 
 export interface DerivedDate {
@@ -110,13 +120,14 @@ function count(word: string): number {
 /** The relative spans the user's messages ask for. */
 export function spansOf(userTexts: readonly string[]): Span[] {
   const out: Span[] = [];
-  const unit = (n: number, u: string, phrase: string) => {
+  const unit = (n: number, u: string, phrase: string, rolling?: true) => {
     if (!Number.isFinite(n) || n <= 0) return;
     const lu = u.toLowerCase();
-    if (lu === 'day') out.push({ phrase, days: n });
-    else if (lu === 'week') out.push({ phrase, days: 7 * n });
-    else if (lu === 'month') out.push({ phrase, months: n });
-    else if (lu === 'year') out.push({ phrase, months: 12 * n });
+    const r = rolling ? { rolling } : {};
+    if (lu === 'day') out.push({ phrase, days: n, ...r });
+    else if (lu === 'week') out.push({ phrase, days: 7 * n, ...r });
+    else if (lu === 'month') out.push({ phrase, months: n, ...r });
+    else if (lu === 'year') out.push({ phrase, months: 12 * n, ...r });
   };
   for (const t of userTexts) {
     for (const m of t.matchAll(LAST_N)) unit(count(m[1]!), m[2]!, m[0]);
@@ -126,7 +137,12 @@ export function spansOf(userTexts: readonly string[]): Span[] {
     for (const m of t.matchAll(THIS_UNIT)) {
       // Read both ways: the calendar period so far, or a rolling one.
       out.push({ phrase: m[0], startOf: m[1]!.toLowerCase() as 'week' | 'month' | 'year' });
-      unit(1, m[1]!, m[0]);
+      unit(1, m[1]!, m[0], true);
+    }
+    for (const m of t.matchAll(IN_MONTH)) {
+      // "may" in lower case is the verb ("in may be"), never the month.
+      if (m[1] === 'may') continue;
+      out.push({ phrase: m[0], month: monthIndex(m[1]!) + 1 });
     }
     for (const m of t.matchAll(SINCE_MONTH_DAY)) {
       const month = monthIndex((m[1] ?? m[4])!) + 1;
@@ -140,6 +156,7 @@ export function spansOf(userTexts: readonly string[]): Span[] {
 /** How `date` follows from a served anchor and a user's span, if it does. */
 export function derivedDate(date: string, anchors: readonly Anchor[], spans: readonly Span[]): DerivedDate | undefined {
   for (const span of spans) {
+    if (span.month !== undefined) continue;
     for (const anchor of anchors) {
       if (span.startOf) {
         const start = startOf(anchor.date, span.startOf);
@@ -163,6 +180,43 @@ export function derivedDate(date: string, anchors: readonly Anchor[], spans: rea
         }
         if (span.months !== undefined) break;
       }
+    }
+  }
+  return undefined;
+}
+
+/** A `YYYY-MM` month value, else undefined. */
+export function isoMonthOf(value: string): string | undefined {
+  const m = ISO_MONTH_VALUE.exec(value.trim());
+  return m ? `${m[1]}-${m[2]}` : undefined;
+}
+
+/**
+ * How a `YYYY-MM` month follows from a served anchor and a user's month phrase, if it does: the
+ * anchor's month minus a month span under 12 ("last month", "2 months ago"), the anchor's own
+ * month ("this month"), or a named month in the anchor's year (or the year before when that month
+ * is still to come, or the year after when it is past: "in March" said in December).
+ */
+export function derivedMonth(month: string, anchors: readonly Anchor[], spans: readonly Span[]): DerivedDate | undefined {
+  for (const span of spans) {
+    for (const anchor of anchors) {
+      const own = anchor.date.slice(0, 7);
+      if (span.startOf === 'month') {
+        if (own === month) return { anchor, phrase: span.phrase, arithmetic: `month of ${anchor.date} = ${own}` };
+        continue;
+      }
+      if (span.month !== undefined) {
+        const [ay, am] = anchor.date.split('-').map(Number) as [number, number];
+        const years = span.month === am ? [ay] : span.month > am ? [ay, ay - 1] : [ay, ay + 1];
+        for (const y of years) {
+          const m = `${y}-${String(span.month).padStart(2, '0')}`;
+          if (m === month) return { anchor, phrase: span.phrase, arithmetic: `"${span.phrase}" read beside ${anchor.date} = ${m}` };
+        }
+        continue;
+      }
+      if (span.months === undefined || span.rolling || span.months >= MAX_MONTH_SPAN) continue;
+      const m = addMonths(anchor.date, -span.months).slice(0, 7);
+      if (m === month) return { anchor, phrase: span.phrase, arithmetic: `month of ${anchor.date} − ${span.months} month(s) = ${m}` };
     }
   }
   return undefined;

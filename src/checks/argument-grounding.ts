@@ -3,7 +3,8 @@
 // identifier by WHOLE served token, then declared enum, app-asserted external ground, a value
 // served only by a tool that is not a declared producer (`wrong-producer`, advisory), a proper part
 // of a served token (`fragment`), a join of whole served tokens (`composed`, a pass), a date
-// computed from a served anchor and the user's relative phrase (`derived`, advisory); else
+// (or a `YYYY-MM` month) computed from a served anchor and the user's relative phrase (`derived`,
+// advisory); else
 // `assistant-only` or `nowhere`. Must never pass a fragment or call a computed date served.
 // Pure: no I/O, no clocks, no globals.
 
@@ -12,7 +13,7 @@ import type { ExternalGround } from '../model/agent.js';
 import { ServedGrounds, type Place } from './argument-grounds.js';
 import { ServedPhones } from './argument-phones.js';
 import { composedOf, type ComposedPart } from './argument-composed.js';
-import { anchorsOf, derivedDate, isoDateOf, spansOf, type DerivedDate } from './argument-dates.js';
+import { anchorsOf, derivedDate, derivedMonth, isoDateOf, isoMonthOf, spansOf, type DerivedDate } from './argument-dates.js';
 import { isFragmentOf, phoneDigits, type JudgedValue } from './argument-identity.js';
 
 export type Verdict =
@@ -85,6 +86,12 @@ export class FrameGrounds {
     if (date !== undefined) {
       const { anchors, spans } = this.dateGrounds();
       const derived = derivedDate(date, anchors, spans);
+      if (derived) return { grounding: 'derived', derived };
+    }
+    const month = date === undefined ? isoMonthOf(value.text) : undefined;
+    if (month !== undefined) {
+      const { anchors, spans } = this.dateGrounds();
+      const derived = derivedMonth(month, anchors, spans);
       if (derived) return { grounding: 'derived', derived };
     }
     return { grounding: 'unserved' };

@@ -31,6 +31,7 @@ import { findingLine } from './findings-store.js';
 import { tenantOfSpan } from '../explain/record.js';
 import type { ServiceMetrics, Transport } from './metrics.js';
 import * as N from './names.js';
+import type { StateHook } from '../state/hook.js';
 
 /** What the service needs of a core (FootprintCore satisfies it). */
 export interface CoreLike {
@@ -109,6 +110,8 @@ export interface PipelineDeps {
   log: LogFn;
   stdout: (line: string) => void;
   now?: () => number;
+  /** The shared conversation-state store's per-batch hook (src/state/); absent with `state: memory`. */
+  state?: StateHook;
 }
 
 export class Pipeline {
@@ -233,7 +236,7 @@ export class Pipeline {
     this.expireReplay();
     let prepared = this.replay.get(key);
     if (prepared) m.exportRetries.inc({ signal: batch.signal });
-    else prepared = this.prepare(batch);
+    else prepared = await this.prepare(batch);
 
     const own = batch.signal === 'traces' ? batch.spans.length : batch.logs.length;
     const notes = batch.tally ? tallyMessage(batch.tally) : undefined;
@@ -392,7 +395,7 @@ export class Pipeline {
   }
 
   /** Runs the core once per distinct batch and builds what is to be sent. */
-  private prepare(batch: Batch): Prepared {
+  private async prepare(batch: Batch): Promise<Prepared> {
     const { d } = this;
     const m = d.metrics;
     const cap = d.config.limits.spansPerBatch;
@@ -403,7 +406,11 @@ export class Pipeline {
       d.log('warn', `batch of ${spans.length} spans is over limits.spansPerBatch (${cap}); the last ${spans.length - cap} are forwarded without analysis`);
     }
     const logs = batch.signal === 'logs' ? batch.logs : [];
-    const result = d.core.process({ spans: analysed.map((s) => s.span), logs });
+    const input = { spans: analysed.map((s) => s.span), logs };
+    // Shared conversation state: read before, written after, each wait bounded (src/state/sync.ts).
+    const held = d.state ? await d.state.before(input) : undefined;
+    const result = d.core.process(input);
+    if (held) await d.state!.after(held, input, result);
     this.logDiagnostics([...batch.diagnostics, ...result.diagnostics]);
 
     const spansOut: Prepared['spansOut'] = spans.map((item) => {

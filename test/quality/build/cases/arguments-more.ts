@@ -1,15 +1,39 @@
 // More quality cases for `unsupported-argument` (issue 9 §4), for rules the first corpus lacked:
 // the named `argumentsFrom` form (a free-text query of the same tool is not judged, a named
 // argument still is), a quantity integer that is no identifier, and a value cut from a served id
-// in the official instrumentation's log-record layout.
+// in the official instrumentation's log-record layout; a `YYYY-MM` month derived from today's
+// date and the user's "last month" / "in March" (advisory), beside a month nobody asked for.
 
-import type { CaseSpec } from '../spec.js';
+import type { CaseSpec, ToolDefinition } from '../spec.js';
 import { BACKUP_SYSTEM, MACHINES, ONCALL_SYSTEM, ORDER_SYSTEM, declarations, declare, offer } from './common.js';
 
 const HOSTS = [
   { host: 'pg-07.eu-west.internal', role: 'primary' },
   { host: 'pg-08.eu-west.internal', role: 'replica' },
 ];
+
+const ENERGY_SYSTEM = 'You are the billing assistant of Rhein Energie. Today is 2027-01-12. Meter readings and bills are monthly; answer only from tool results.';
+const ENERGY_TOOLS: Record<string, ToolDefinition> = {
+  find_contract: {
+    description: 'Find a supply contract by the holder\'s name.',
+    parameters: { type: 'object', properties: { holder: { type: 'string', description: 'Contract holder name.' } }, required: ['holder'], additionalProperties: false },
+  },
+  monthly_bill: {
+    description: 'The bill of one contract for one calendar month.',
+    parameters: {
+      type: 'object',
+      properties: { contract_no: { type: 'string', description: 'Contract number as returned by find_contract.' }, month: { type: 'string', description: 'Billing month, YYYY-MM.' } },
+      required: ['contract_no', 'month'],
+      additionalProperties: false,
+    },
+  },
+};
+const energyDeclarations = () =>
+  declarations([
+    ['find_contract', { readOnly: true, inputSchema: ENERGY_TOOLS['find_contract']!.parameters }],
+    ['monthly_bill', { readOnly: true, argumentsFrom: ['find_contract'], inputSchema: ENERGY_TOOLS['monthly_bill']!.parameters }],
+  ]);
+const CONTRACT = [{ contract_no: 'RE-5520-0917', holder: 'Lena Vogt', tariff: 'Grün 24' }];
 
 export const MORE_ARGUMENT_CASES: CaseSpec[] = [
   {
@@ -99,6 +123,56 @@ export const MORE_ARGUMENT_CASES: CaseSpec[] = [
           { calls: [{ name: 'backup_status', args: { machine_id: 'srv-web' }, result: [] }] },
         ],
         answer: 'There are no backup status records for the web edge server.',
+      },
+    ],
+  },
+  {
+    name: 'ua-defect-month-nobody-asked-for',
+    shape: 'vercel',
+    check: 'unsupported-argument',
+    class: '"last month" asked on 2027-01-12, yet the billing month chosen is 2026-11 (two months back)',
+    kind: 'defect',
+    note: 'Today is served as 2027-01-12 and the user asked for last month (2026-12). 2026-11 is no served month and no month the user asked for: the bill shown is the wrong one.',
+    expect: [{ check: 'unsupported-argument', tool: 'monthly_bill', value: '2026-11' }],
+    system: ENERGY_SYSTEM,
+    tools: ENERGY_TOOLS,
+    declarations: energyDeclarations(),
+    turns: [
+      {
+        user: 'How much was Lena Vogt\'s electricity bill last month?',
+        steps: [
+          { calls: [{ name: 'find_contract', args: { holder: 'Lena Vogt' }, result: CONTRACT }] },
+          { calls: [{ name: 'monthly_bill', args: { contract_no: 'RE-5520-0917', month: '2026-11' }, result: { contract_no: 'RE-5520-0917', kwh: 312, amount_eur: 118.56 } }] },
+        ],
+        answer: "Lena Vogt's bill for last month was 118.56 EUR for 312 kWh.",
+      },
+    ],
+  },
+  {
+    name: 'ua-clean-month-derived-last-month-and-march',
+    shape: 'otel-logs',
+    check: 'unsupported-argument',
+    class: '"last month" and "in March" asked on 2027-01-12 become month = "2026-12" and "2026-03" (advisory derived at most)',
+    kind: 'clean',
+    note: 'Both months follow from the served date and the user\'s own words; the arithmetic is the witness, so at most an advisory derived finding.',
+    expect: [],
+    acceptable: [{ check: 'unsupported-argument', tool: 'monthly_bill', advisory: true }],
+    system: ENERGY_SYSTEM,
+    tools: ENERGY_TOOLS,
+    declarations: energyDeclarations(),
+    turns: [
+      {
+        user: 'Compare Lena Vogt\'s electricity bill last month with the one in March.',
+        steps: [
+          { calls: [{ name: 'find_contract', args: { holder: 'Lena Vogt' }, result: CONTRACT }] },
+          {
+            calls: [
+              { name: 'monthly_bill', args: { contract_no: 'RE-5520-0917', month: '2026-12' }, result: { contract_no: 'RE-5520-0917', kwh: 341, amount_eur: 129.58 } },
+              { name: 'monthly_bill', args: { contract_no: 'RE-5520-0917', month: '2026-03' }, result: { contract_no: 'RE-5520-0917', kwh: 287, amount_eur: 109.06 } },
+            ],
+          },
+        ],
+        answer: 'Last month Lena Vogt paid 129.58 EUR for 341 kWh; in March it was 109.06 EUR for 287 kWh.',
       },
     ],
   },

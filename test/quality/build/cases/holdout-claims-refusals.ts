@@ -168,7 +168,7 @@ export const HOLDOUT_CLAIM_REFUSAL_CASES: CaseSpec[] = [
   },
   // ---- refusal-asserts-absence ----
   {
-    name: 'holdout-raa-defect-403-no-pending-leave',
+    name: 'found-raa-defect-403-no-pending-leave',
     shape: 'traceloop',
     check: 'refusal-asserts-absence',
     class: 'held-out: HR; a 403 envelope for leave requests answered "has no pending leave requests"',

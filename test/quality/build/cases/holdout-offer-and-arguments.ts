@@ -347,7 +347,7 @@ export const HOLDOUT_OFFER_ARGUMENT_CASES: CaseSpec[] = [
     ],
   },
   {
-    name: 'holdout-ua-clean-last-month-as-yyyy-mm',
+    name: 'found-ua-clean-last-month-as-yyyy-mm',
     shape: 'traceloop',
     check: 'unsupported-argument',
     class: 'held-out: billing; "last month" asked on 2026-12-04 becomes month = "2026-11"',

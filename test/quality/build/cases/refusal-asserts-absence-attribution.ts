@@ -16,6 +16,26 @@ const PART_STOCK: ToolDefinition = {
 /** The legacy ERP gateway answers HTTP 200 with its own return codes. */
 const ERP_ERRORS = { field: 'resp.rc', refused: ['E-AUTH', 'E-LOCK'], notFound: ['E-NOREC'], message: 'resp.msg' };
 
+const LIBRARY_SYSTEM = 'You are the circulation desk assistant of the Eastside public library. Answer only from tool results.';
+const LIBRARY_TOOLS: Record<string, ToolDefinition> = {
+  find_member: {
+    description: 'Find a library member by name.',
+    parameters: { type: 'object', properties: { query: { type: 'string', description: 'Member name.' } }, required: ['query'], additionalProperties: false },
+  },
+  overdue_loans: {
+    description: 'Overdue loans of one member.',
+    parameters: { type: 'object', properties: { member_id: { type: 'string', description: 'Member id as returned by find_member, e.g. M-3117.' } }, required: ['member_id'], additionalProperties: false },
+  },
+  member_fines: {
+    description: 'Unpaid fines of a member, by name.',
+    parameters: { type: 'object', properties: { member: { type: 'string', description: 'Member name.' } }, required: ['member'], additionalProperties: false },
+  },
+};
+const libraryDeclarations = (...names: string[]) =>
+  declarations(names.map((n): [string, Record<string, unknown>] => [n, { readOnly: true, ...(n === 'overdue_loans' ? { argumentsFrom: ['find_member'] } : {}), inputSchema: LIBRARY_TOOLS[n]!.parameters }]));
+const JONAS = [{ member_id: 'M-3117', name: 'Jonas Berg', branch: 'Eastside', card_status: 'active' }];
+const CIRCULATION_DENIED = { error: { code: 403, message: 'Forbidden: token lacks scope circulation:read' } };
+
 export const REFUSAL_ATTRIBUTION_CASES: CaseSpec[] = [
   {
     name: 'raa-defect-refused-read-beside-empty-read',
@@ -210,6 +230,56 @@ export const REFUSAL_ATTRIBUTION_CASES: CaseSpec[] = [
           },
         ],
         answer: "srv-db-04 has no failed backup jobs. I couldn't read its backup history, so I can't tell you what ran this week.",
+      },
+    ],
+  },
+  {
+    name: 'raa-defect-tie-person-and-refused-read',
+    shape: 'traceloop',
+    check: 'refusal-asserts-absence',
+    class: 'an absence clause that names whose it is (the member lookup that ran) and what was read (the refused read) equally',
+    kind: 'defect',
+    note: 'find_member ran; overdue_loans was refused (403). "Jonas Berg has no overdue loans" shares the person with the lookup and "overdue loans" with the refused read; what was read decides, so the absence rests on the refusal.',
+    expect: [{ check: 'refusal-asserts-absence', tool: 'overdue_loans' }],
+    system: LIBRARY_SYSTEM,
+    tools: { find_member: LIBRARY_TOOLS['find_member']!, overdue_loans: LIBRARY_TOOLS['overdue_loans']! },
+    declarations: libraryDeclarations('find_member', 'overdue_loans'),
+    turns: [
+      {
+        user: 'Can Jonas Berg borrow again, or does he still have overdue books?',
+        steps: [
+          { calls: [{ name: 'find_member', args: { query: 'Jonas Berg' }, result: JONAS }] },
+          { calls: [{ name: 'overdue_loans', args: { member_id: 'M-3117' }, result: CIRCULATION_DENIED }] },
+        ],
+        answer: 'Jonas Berg has no overdue loans right now, so he can borrow again.',
+      },
+    ],
+  },
+  {
+    name: 'raa-clean-tie-named-read-ran-empty',
+    shape: 'vercel',
+    check: 'refusal-asserts-absence',
+    class: 'a tie the other way: the read the clause names ran and found nothing; the refused read matches only the person',
+    kind: 'clean',
+    note: 'overdue_loans ran and returned []; member_fines (asked by the member\'s name) was refused. "Jonas Berg has no overdue loans" is about the loans read that ran, not the fines read; the answer also admits the fines failure.',
+    expect: [],
+    acceptable: [{ check: 'empty-lookup', tool: 'overdue_loans', advisory: true }],
+    system: LIBRARY_SYSTEM,
+    tools: LIBRARY_TOOLS,
+    declarations: libraryDeclarations('find_member', 'overdue_loans', 'member_fines'),
+    turns: [
+      {
+        user: 'Can Jonas Berg borrow again? Check his overdue books and fines.',
+        steps: [
+          { calls: [{ name: 'find_member', args: { query: 'Jonas Berg' }, result: JONAS }] },
+          {
+            calls: [
+              { name: 'overdue_loans', args: { member_id: 'M-3117' }, result: [] },
+              { name: 'member_fines', args: { member: 'Jonas Berg' }, result: CIRCULATION_DENIED },
+            ],
+          },
+        ],
+        answer: "Jonas Berg has no overdue loans right now. I couldn't read his fines: access was denied, so check those at the desk.",
       },
     ],
   },
