@@ -1,5 +1,7 @@
-// Where batches go after the core: traces as OTLP/HTTP (protobuf or JSON, per config, both
-// written by our own encoder from the same message, src/otlp/encode-traces.ts) and log records as
+// Where batches go after the core: traces as OTLP/HTTP (protobuf or JSON, per config), either as
+// a request the pipeline already encoded once (src/service/onward.ts: the original bytes with
+// findings appended) or written here by our own encoder from the decoded spans
+// (src/otlp/encode-traces.ts), and log records as
 // their original OTLP bytes (forwarded unchanged: re-encoding would lose fields), each by ONE
 // HTTP POST per call whose answer is read and passed on faithfully:
 //   2xx                      -> accepted (a partialSuccess in the body is read and returned);
