@@ -14,6 +14,7 @@ const here = new URL('.', import.meta.url);
 const BENCHES = [
   { key: 'sdk-ordinary', file: 'sdk.mjs', args: ['ordinary'] },
   { key: 'sdk-agent', file: 'sdk.mjs', args: ['agent'] },
+  { key: 'sdk-conversation', file: 'sdk-conversation.mjs', args: [] },
   { key: 'service-throughput', file: 'service.mjs', args: [] },
   { key: 'scaling-window', file: 'scaling-run.mjs', args: ['window'] },
   { key: 'scaling-args', file: 'scaling-run.mjs', args: ['args'] },
@@ -78,6 +79,8 @@ const fmt = (key) => {
       return [`BSP ${r.nsPerSpanBsp} ns/span, +footprint ${r.nsPerSpanFootprint} ns/span (+${r.overheadNsPerSpan})`, r.ratio, r.target];
     case 'sdk-agent':
       return [`BSP ${r.usPerChatSpanBsp} µs/chat span, +footprint ${r.usPerChatSpanFootprint} µs (+${r.overheadUsPerChatSpan})`, r.ratio, r.target];
+    case 'sdk-conversation':
+      return [`cost per request: turn 5 ${r.checkpoints[1].usCost} µs, turn 80 ${r.checkpoints[6].usCost} µs (window ${Math.round(r.windowJsonBytes.turn80 / 1000)} KB); conversation ${r.conversationMs.footprint} ms vs app ${r.conversationMs.bsp} ms`, r.ratio, r.target];
     case 'service-throughput':
       return [`per service CPU-s (median of ${r.runsPerVariant}): full ${r.full.spansPerServiceCpuSecond.median}, true pass-through ${r.passThrough.spansPerServiceCpuSecond.median}, ordinary ${r.ordinary.spansPerServiceCpuSecond.median}; decode+encode ${r.decodeEncode.spansPerSecond} spans/s`, r.ratio, r.target];
     case 'scaling-window':
@@ -96,6 +99,19 @@ const line = (r) => `| ${r.map((c, i) => String(c).padEnd(w[i])).join(' | ')} |`
 console.log(line(head));
 console.log(`|${w.map((n) => '-'.repeat(n + 2)).join('|')}|`);
 for (const r of rows) console.log(line(r));
-writeFileSync(options.path, `${JSON.stringify(results, null, 2)}\n`);
+// A subset written to the tracked record keeps the other benchmarks' figures as they were (each
+// key then says when it was measured), so `--write --only KEY` updates one key only.
+const written = (() => {
+  for (const b of selected) if (results[b.key] && !results[b.key].error) results[b.key].measuredAt = results.date;
+  if (!options.tracked || selected.length === BENCHES.length) return results;
+  try {
+    const before = JSON.parse(readFileSync(options.path, 'utf8'));
+    const kept = Object.fromEntries(BENCHES.filter((b) => !selected.includes(b) && before[b.key]).map((b) => [b.key, { measuredAt: before.date, ...before[b.key] }]));
+    return { ...kept, ...results, command: results.command };
+  } catch {
+    return results;
+  }
+})();
+writeFileSync(options.path, `${JSON.stringify(written, null, 2)}\n`);
 const shown = relative(process.cwd(), options.path);
 console.log(`\nwrote ${shown.startsWith('..') ? options.path : shown}${options.tracked ? ' (the tracked record)' : ' (not tracked; --write updates bench/results.json)'}`);

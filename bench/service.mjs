@@ -127,13 +127,14 @@ function startChild(config, file = './service-child.mjs') {
   }));
 }
 
-function post(agent, url, body) {
+/** One POST; a keep-alive socket the server closed just as it was reused (ECONNRESET before any answer) is retried once. */
+function post(agent, url, body, retried = false) {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: 'POST', agent, headers: { 'Content-Type': 'application/x-protobuf', 'Content-Length': body.length } }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode));
     });
-    req.on('error', reject);
+    req.on('error', (e) => (!retried && req.reusedSocket && e.code === 'ECONNRESET' ? post(agent, url, body, true).then(resolve, reject) : reject(e)));
     req.end(body);
   });
 }
@@ -228,6 +229,9 @@ export async function serviceThroughput() {
     { key: 'ordinary', name: 'ordinary', tpl: ordinaryTpl, extra: {} },
     ...(process.env.BENCH_SERVICE_READ === '1' ? [{ key: 'read', name: 'read (checks: false)', tpl: agentTpl, extra: { checks: false } }] : []),
   ];
+  // BENCH_SERVICE_ONLY=full,ordinary runs only those (profiling); the summary needs all three.
+  const only = process.env.BENCH_SERVICE_ONLY?.split(',');
+  if (only) variants.splice(0, variants.length, ...variants.filter((v) => only.includes(v.key)));
   const runs = Object.fromEntries(variants.map((v) => [v.key, []]));
   try {
     const raw = decodeEncode(agentTpl);
@@ -239,6 +243,7 @@ export async function serviceThroughput() {
       }
     }
     const summary = Object.fromEntries(variants.map((v) => [v.key, { variant: v.name, runs: runs[v.key], spansPerServiceCpuSecond: stat(runs[v.key], 'spansPerServiceCpuSecond'), spansPerSecond: stat(runs[v.key], 'spansPerSecond'), serviceRssMB: stat(runs[v.key], 'serviceRssMB') }]));
+    if (only) return { ...summary, partial: true };
     const full = summary.full.spansPerServiceCpuSecond.median;
     const pass = summary.passThrough.spansPerServiceCpuSecond.median;
     const ordinary = summary.ordinary.spansPerServiceCpuSecond.median;
@@ -268,11 +273,14 @@ export async function serviceThroughput() {
 if (isMain(import.meta.url)) {
   const r = await serviceThroughput();
   for (const k of ['passThrough', 'full', 'ordinary', 'read']) {
+    if (r.partial && r[k]) console.log(`service ${k}: median ${r[k].spansPerServiceCpuSecond.median} spans per CPU-second`);
+    if (r.partial) continue;
     const v = r[k];
     if (!v) continue;
     const c = v.spansPerServiceCpuSecond;
     console.log(`service ${v.variant}: ${r.runsPerVariant} runs of ${r.batchesPerRun} batches (${r.batchesPerRun * r.spansPerBatch} spans): spans per service CPU-second min ${c.min}, median ${c.median}, max ${c.max}; spans/s median ${v.spansPerSecond.median}; rss median ${v.serviceRssMB.median} MB`);
   }
+  if (r.partial) process.exit(0);
   console.log(`decode+encode alone: ${r.decodeEncode.spansPerSecond} spans/s (${r.decodeEncode.msPerBatch} ms per ${r.spansPerBatch}-span batch of ${r.batchBytes} B)`);
   console.log(`service-throughput: full / pass-through ${r.ratio}, agent spans per CPU-second ${r.agentSpansPerCpuSecond}, ordinary ${r.ordinarySpansPerCpuSecond} (${r.target})`);
   emit('service-throughput', r);

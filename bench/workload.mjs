@@ -137,3 +137,41 @@ export function agentTurnSpans({ traceId, conversationId, ungrounded = 0, salt =
 export const AGENT_WINDOW_BYTES = 50_000;
 
 export const BENCH_DECLARATIONS = { tools: { backup_status: { argumentsFrom: ['list_machines'] }, list_machines: { readOnly: true } } };
+
+/**
+ * One growing conversation (the sdk-conversation workload): turn t's window repeats turn t-1's
+ * window verbatim, then that turn's response (its chosen calls) and their results, then the new
+ * user question, a list_machines call and its ~0.7 KB result: about 2 KB of new content a turn
+ * (turn 80's window is ~160 KB). Each turn's response chooses 3 backup_status calls whose
+ * arguments are grounded both in the newest message (this turn's result) and in the oldest one
+ * (the inventory right after the system prompt). Deterministic. Returns a function turn(t) (1-based,
+ * called in order) -> { input, output, toolCalls }.
+ */
+export function conversationTurns(conv) {
+  const oldest = Array.from({ length: 12 }, (_, i) => `inv-${conv}-${String(i).padStart(3, '0')}`);
+  const input = [
+    { role: 'system', parts: [{ type: 'text', content: 'You are a backup triage assistant. Use only identifiers tools return.' }] },
+    { role: 'assistant', parts: [{ type: 'tool_call', id: `call_inv_${conv}`, name: 'list_machines', arguments: { customer: 'acme', scope: 'inventory' } }] },
+    { role: 'tool', parts: [{ type: 'tool_call_response', id: `call_inv_${conv}`, response: JSON.stringify(oldest.map((id, i) => ({ machine_id: id, site: `dc-${i % 3}` }))) }] },
+  ];
+  let previous = null;
+  return (t) => {
+    if (previous) {
+      input.push({ role: 'assistant', parts: previous.toolCalls });
+      for (const c of previous.toolCalls) input.push({ role: 'tool', parts: [{ type: 'tool_call_response', id: c.id, response: JSON.stringify({ status: 'ok', last_backup: '2024-05-01T02:00:00Z' }) }] });
+    }
+    const newest = Array.from({ length: 6 }, (_, i) => `srv-${conv}-t${t}-${i}`);
+    input.push({ role: 'user', parts: [{ type: 'text', content: `Turn ${t}: which of the machines in rack ${t} missed last night's backup? Please check each machine and say which are protected.` }] });
+    input.push({ role: 'assistant', parts: [{ type: 'tool_call', id: `call_list_${conv}_${t}`, name: 'list_machines', arguments: { customer: 'acme', rack: String(t) } }] });
+    input.push({ role: 'tool', parts: [{ type: 'tool_call_response', id: `call_list_${conv}_${t}`, response: JSON.stringify(newest.map((id, i) => ({ machine_id: id, hostname: `host-${t}-${i}.acme`, protected: i % 2 === 0, note: 'nightly window' }))) }] });
+    const toolCalls = Array.from({ length: 3 }, (_, c) => ({
+      type: 'tool_call',
+      id: `call_out_${conv}_${t}_${c}`,
+      name: 'backup_status',
+      // Two values from the newest message, two from the oldest one.
+      arguments: { machine_id: newest[c], peer_id: newest[c + 3], inventory_id: oldest[(t + c) % oldest.length], site_peer: oldest[(t + c + 5) % oldest.length] },
+    }));
+    previous = { toolCalls };
+    return { input: input.slice(), output: [{ role: 'assistant', finish_reason: 'tool_call', parts: toolCalls }], toolCalls };
+  };
+}

@@ -113,3 +113,31 @@ export const EXPLAIN_LIMITS = Object.freeze({
   /** A kept trace is dropped this long after it was last written to, in milliseconds. */
   idleMs: 60 * 60 * 1000,
 });
+
+// ---- Window reuse across a conversation's requests (issue 11) ----
+
+/**
+ * Bounds of the per-conversation memo of the last input window read (src/runs/window-memo.ts): a
+ * request whose raw window extends the last one of its conversation reads only the new suffix.
+ * A cache, never a source of truth: past a bound the oldest entry goes and that conversation's
+ * next request is read in full. Its bytes count in the core's stateBytes.
+ */
+export const WINDOW_MEMO_LIMITS = Object.freeze({
+  /** Conversations whose last window is remembered. */
+  maxWindows: 1000,
+  /** Estimated bytes of all remembered windows (UTF-16 of the raw JSON, plus a little per message). */
+  maxBytes: 32 * 1024 * 1024,
+});
+
+// ---- Shared conversation-state store (issue 14) ----
+
+/**
+ * Milliseconds a batch may wait on the shared state store in all (the read before analysis plus
+ * the write after it). Past it the turn is judged with what this instance holds, its disposition
+ * says "conversation state unavailable", and the write, if any, finishes in the background.
+ */
+export const STATE_STORE_BUDGET_MS = 50;
+/** Milliseconds one store command may take before the client gives up on it (background writes included). */
+export const STATE_STORE_COMMAND_TIMEOUT_MS = 1000;
+/** Times a write that met another instance's newer version is merged and tried again. */
+export const STATE_STORE_WRITE_ATTEMPTS = 4;

@@ -30,6 +30,7 @@ export interface CliResult {
 export const CHECK_USAGE = `usage: footprint-otel check FILE... [--declarations FILE] [--format text|json] [--write FILE] [--redaction quote|hash|omit] [--fail-on findings|advisory|never] [--html FILE]
   FILE            OTLP/JSON traces or logs (ExportTraceServiceRequest / ExportLogsServiceRequest,
                   Tempo API output, or JSON lines mixing both)
+                  or Jaeger JSON (UI "Download JSON", /api/traces, v2 {result:{resourceSpans}})
   --declarations  tool declarations (YAML or JSON) that arm the checks
   --format        text (default) for people, json for machines: {"findings":[...]}
   --write FILE    write the spans back out as OTLP/JSON with the finding events added

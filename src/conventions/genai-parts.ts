@@ -45,6 +45,8 @@ export function nonBlank(v: unknown): string | undefined {
 }
 
 const AnyArray = z.array(z.unknown());
+/** Built once: a schema per call cost more than the small values it checks. */
+const AnyValue = z.unknown();
 
 /** Reads a JSON-string or structured attribute that must be an array; undefined when absent or unreadable. */
 export function readArrayAttribute(value: AttrValue | undefined, key: string, scope: GenAiScope): unknown[] | undefined {
@@ -64,7 +66,7 @@ function looksLikeJson(s: string): boolean {
 export function readJsonOrRaw(value: unknown, key: string, scope: GenAiScope): unknown {
   if (typeof value !== 'string' || !looksLikeJson(value)) return value;
   const local = new DiagnosticList(4);
-  const parsed = readJsonAttribute(value, z.unknown(), { span: scope.span, limits: scope.limits, diagnostics: local, key });
+  const parsed = readJsonAttribute(value, AnyValue, { span: scope.span, limits: scope.limits, diagnostics: local, key });
   if (parsed !== undefined) return parsed;
   for (const d of local.items) if (d.code !== 'attribute.json-invalid') scope.diagnostics.report(d);
   return value;
@@ -300,7 +302,7 @@ export function readSystemInstructions(value: AttrValue | undefined, key: string
   if (typeof value === 'string') {
     if (!looksLikeJson(value)) return value === '' ? [] : [value];
     const local = new DiagnosticList(4);
-    parsed = readJsonAttribute(value, z.unknown(), { span: scope.span, limits: scope.limits, diagnostics: local, key });
+    parsed = readJsonAttribute(value, AnyValue, { span: scope.span, limits: scope.limits, diagnostics: local, key });
     if (parsed === undefined) {
       if (local.items.every((d) => d.code === 'attribute.json-invalid')) return [value];
       for (const d of local.items) scope.diagnostics.report(d);

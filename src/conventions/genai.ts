@@ -42,6 +42,7 @@ import {
   reportOn,
   responseOf,
 } from './genai-parts.js';
+import { readWindowAttribute } from './genai-window.js';
 import { readLogContent } from './genai-logs.js';
 import { hasContentEvents, readContentEvents } from './genai-span-events.js';
 import { hasLegacyKeys, readLegacyIndexed } from './openllmetry-legacy.js';
@@ -91,7 +92,7 @@ function readInference(span: SpanData, ctx: ReadContext): LlmRequest {
   let idsMatchedByOrder = false;
 
   // 1. Span attributes (JSON strings or structured values).
-  if (a[GEN_AI_INPUT_MESSAGES] !== undefined) input = readMessagesAttribute(a[GEN_AI_INPUT_MESSAGES], GEN_AI_INPUT_MESSAGES, scope);
+  if (a[GEN_AI_INPUT_MESSAGES] !== undefined) input = readWindowAttribute(a[GEN_AI_INPUT_MESSAGES], GEN_AI_INPUT_MESSAGES, scope, ctx.windowMemo);
   if (a[GEN_AI_OUTPUT_MESSAGES] !== undefined)
     output = readMessagesAttribute(a[GEN_AI_OUTPUT_MESSAGES], GEN_AI_OUTPUT_MESSAGES, scope, { defaultRole: 'assistant' });
   let toolDefinitions: ToolDefinition[] | undefined =

@@ -14,7 +14,8 @@ export interface JsonReadOptions {
   key: string;
 }
 
-function depthOf(v: unknown, max: number): number {
+/** Nesting depth of a parsed value, stopping as soon as it passes `max`. */
+export function depthOf(v: unknown, max: number): number {
   // Iterative, so a hostile value cannot overflow the stack; two parallel stacks (values, depths)
   // and for-in over objects, so walking a parsed window allocates nothing per node.
   if (v === null || typeof v !== 'object') return 0;

@@ -14,6 +14,7 @@ import { refOf } from '../model/telemetry.js';
 import type { Convention, ReadContext } from './types.js';
 import { readJsonAttribute } from './json-attribute.js';
 import { AnthropicRequestJson, anthropicWindowOf } from './anthropic-messages.js';
+import { LcLlmInputJson, LcLlmOutputJson, LcToolOutputJson, lcOutputOf, lcToolOutputOf, lcWindowOf, readLcMessage } from './langchain-messages.js';
 import {
   AGENT_NAME,
   INPUT_MIME_TYPE,
@@ -391,6 +392,33 @@ function anthropicInputOf(span: SpanData, ctx: ReadContext): Message[] | undefin
   return w.messages;
 }
 
+/** Whether a JSON attribute looks like LangChain's serialisation (cheap test before a parse). */
+function looksLangChain(raw: AttrValue | undefined): raw is string {
+  return typeof raw === 'string' && raw !== REDACTED_VALUE && raw.includes('"lc":1') && raw.includes('"constructor"');
+}
+
+/**
+ * LangChain's serialised messages in input.value (`@arizeai/openinference-instrumentation-langchain`):
+ * the window with every tool-call id, which the flattened keys drop.
+ */
+function langchainInputOf(span: SpanData, ctx: ReadContext): Message[] | undefined {
+  const raw = span.attributes[INPUT_VALUE];
+  if (!looksLangChain(raw)) return undefined;
+  const body = readJsonAttribute(raw, LcLlmInputJson, { limits: ctx.limits, diagnostics: ctx.diagnostics, span, key: INPUT_VALUE });
+  if (!body || !body.messages[0]!.some((m) => readLcMessage(m) !== undefined)) return undefined;
+  const w = lcWindowOf(body, ctx.limits.maxMessagesPerRequest);
+  if (w.clipped > 0) reportSpan(span, ctx, 'warn', 'openinference.messages-clipped', `${INPUT_VALUE} holds messages past the ${ctx.limits.maxMessagesPerRequest}-message bound; ${w.clipped} were not read`);
+  if (w.skipped > 0) reportSpan(span, ctx, 'info', 'openinference.langchain-message-skipped', `${INPUT_VALUE} holds ${w.skipped} LangChain message(s) of a class or shape not read; skipped`);
+  return w.messages;
+}
+
+function langchainOutputOf(span: SpanData, ctx: ReadContext): ReturnType<typeof lcOutputOf> {
+  const raw = span.attributes[OUTPUT_VALUE];
+  if (!looksLangChain(raw)) return undefined;
+  const body = readJsonAttribute(raw, LcLlmOutputJson, { limits: ctx.limits, diagnostics: ctx.diagnostics, span, key: OUTPUT_VALUE });
+  return body ? lcOutputOf(body) : undefined;
+}
+
 function inputFromRequestBody(span: SpanData, ctx: ReadContext): Message[] | undefined {
   const raw = span.attributes[INPUT_VALUE];
   if (typeof raw !== 'string' || raw === REDACTED_VALUE) return undefined;
@@ -525,8 +553,10 @@ function readLlm(span: SpanData, ctx: ReadContext): LlmRequest {
     // the output last, so a span that hit the limit holds a prefix of the window and no output.
     // Then (and only then) the whole request in input.value is the better record of the window.
     const anthropic = c.redacted ? undefined : anthropicInputOf(span, ctx);
-    const suspect = anthropic === undefined && keyCount >= SDK_DEFAULT_ATTRIBUTE_COUNT_LIMIT || (!output.seen && attrs[OUTPUT_VALUE] === undefined);
+    const langchain = c.redacted || anthropic !== undefined ? undefined : langchainInputOf(span, ctx);
+    const suspect = anthropic === undefined && langchain === undefined && keyCount >= SDK_DEFAULT_ATTRIBUTE_COUNT_LIMIT || (!output.seen && attrs[OUTPUT_VALUE] === undefined);
     if (anthropic !== undefined) inputMessages = anthropic;
+    else if (langchain !== undefined) inputMessages = langchain;
     else if (suspect && !c.redacted) {
       const fromBody = inputFromRequestBody(span, ctx);
       if (fromBody && fromBody.length > inputMessages.length) {
@@ -557,6 +587,14 @@ function readLlm(span: SpanData, ctx: ReadContext): LlmRequest {
     else outputContent = 'captured';
   }
   const body = readResponseBody(span, ctx, !output.seen);
+  // LangChain's serialised answer keeps the tool-call ids (and the provider's response id) that
+  // the flattened output keys drop; it is the better record when it is there and not hidden.
+  const lcAnswer = outputContent === 'captured' || !output.seen ? langchainOutputOf(span, ctx) : undefined;
+  if (lcAnswer) {
+    outMessages = [{ role: 'assistant', parts: [...lcAnswer.texts.map((text) => ({ type: 'text' as const, text })), ...lcAnswer.toolCalls.map((c) => ({ type: 'tool-call' as const, ...c }))] }];
+    outputContent = 'captured';
+    if (!body.id && lcAnswer.id) body.id = lcAnswer.id;
+  }
   if (!outMessages && body.output) {
     outMessages = body.output;
     outputContent = 'captured';
@@ -617,10 +655,21 @@ function readTool(span: SpanData, ctx: ReadContext): ToolExecution {
     args = mime === MIME_JSON || (mime === undefined && (t.startsWith('{') || t.startsWith('['))) ? parseJsonOrRaw(rawArgs, span, ctx, INPUT_VALUE) : rawArgs;
   } else if (rawArgs !== undefined && rawArgs !== REDACTED_VALUE) args = rawArgs;
   const rawResult = attrs[OUTPUT_VALUE];
-  // The result stays the string the tool returned: that is what the model is shown.
-  const result = rawResult === REDACTED_VALUE ? undefined : rawResult;
+  // The result stays the string the tool returned: that is what the model is shown. A LangChain
+  // tool's output is its serialised ToolMessage: the content is what the model was shown, and the
+  // message names the call (the TOOL span itself has no tool.id).
+  let result: unknown = rawResult === REDACTED_VALUE ? undefined : rawResult;
+  let id = callId;
+  if (looksLangChain(rawResult)) {
+    const body = readJsonAttribute(rawResult, LcToolOutputJson, { limits: ctx.limits, diagnostics: ctx.diagnostics, span, key: OUTPUT_VALUE });
+    const msg = body ? lcToolOutputOf(body) : undefined;
+    if (msg) {
+      result = msg.result;
+      id ??= msg.callId;
+    }
+  }
   const conversationId = idString(attrs[SESSION_ID]);
-  return toolExecutionOf(span, ctx.tenant, 'openinference', { toolName, callId, conversationId, arguments: args, result });
+  return toolExecutionOf(span, ctx.tenant, 'openinference', { toolName, callId: id, conversationId, arguments: args, result });
 }
 
 function readAgent(span: SpanData, ctx: ReadContext): AgentTurn {

@@ -6,7 +6,7 @@ import type { ModelEvent } from '../model/agent.js';
 import type { LogData, SpanData } from '../model/telemetry.js';
 import type { DiagnosticSink } from '../model/diagnostics.js';
 import type { Limits } from '../limits.js';
-import type { Convention } from './types.js';
+import type { Convention, WindowMemo } from './types.js';
 import { openInference } from './openinference.js';
 import { vercelAi } from './vercel-ai.js';
 import { genAi } from './genai.js';
@@ -20,6 +20,8 @@ export interface ReadSpanOptions {
   /** Resource attribute naming the tenant; default `service.name`. */
   tenantAttribute: string;
   logs?: readonly LogData[];
+  /** The core's memo of this span's conversation's last input window (issue 11). */
+  windowMemo?: WindowMemo;
 }
 
 export function tenantOf(span: SpanData, tenantAttribute: string): string {
@@ -37,7 +39,7 @@ export function readSpan(span: SpanData, opts: ReadSpanOptions): ModelEvent[] {
   for (const c of CONVENTIONS) {
     if (!c.claims(span)) continue;
     try {
-      return c.read(span, { tenant: tenantOf(span, opts.tenantAttribute), logs: opts.logs ?? [], limits: opts.limits, diagnostics: opts.diagnostics });
+      return c.read(span, { tenant: tenantOf(span, opts.tenantAttribute), logs: opts.logs ?? [], limits: opts.limits, diagnostics: opts.diagnostics, ...(opts.windowMemo ? { windowMemo: opts.windowMemo } : {}) });
     } catch (e) {
       opts.diagnostics.report({
         level: 'error',

@@ -3,7 +3,7 @@
 // span of a broken shape yields diagnostics and whatever could be read.
 
 import type { DiagnosticSink } from '../model/diagnostics.js';
-import type { ConventionId, ModelEvent } from '../model/agent.js';
+import type { ConventionId, Message, ModelEvent } from '../model/agent.js';
 import type { LogData, SpanData } from '../model/telemetry.js';
 import type { Limits } from '../limits.js';
 
@@ -14,6 +14,26 @@ export interface ReadContext {
   logs: readonly LogData[];
   limits: Limits;
   diagnostics: DiagnosticSink;
+  /** The last input window read for this span's conversation, kept by the core (absent: read in full). */
+  windowMemo?: WindowMemo;
+}
+
+/**
+ * A request's input window as read, for the next request of the same conversation: when that one's
+ * raw JSON starts with `body` followed by a comma, only the rest is parsed. Only windows read with
+ * no diagnostic are remembered, so a reuse reports exactly what a full read would.
+ */
+export interface PriorWindow {
+  /** The raw JSON array up to (not including) its closing `]`. */
+  body: string;
+  /** Its messages, as normaliseMessages returned them (one per raw item). */
+  messages: readonly Message[];
+}
+
+/** One conversation's slot of the core's window memo. */
+export interface WindowMemo {
+  prior(): PriorWindow | undefined;
+  remember(w: PriorWindow): void;
 }
 
 export interface Convention {

@@ -68,3 +68,11 @@ export const ATTR_ANSWER_STATEMENT = 'footprint.answer.statement';
 
 /** On each finding event, when the service has a public base URL: the finding's "Explain this answer" page. */
 export const ATTR_EXPLAIN_URL = 'footprint.explain.url';
+
+/**
+ * Disposition attribute (issue 14): set when the turn's conversation state could not be read from
+ * the shared state store in time (or at all), so the turn was judged with only what this instance
+ * held. Its value is STATE_UNAVAILABLE.
+ */
+export const ATTR_DISPOSITION_STATE = 'footprint.disposition.state';
+export const STATE_UNAVAILABLE = 'conversation state unavailable';

@@ -178,12 +178,9 @@ export const OtlpTypes = {
   ExportLogsServiceResponse: root.lookupType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse'),
   AnyValue: root.lookupType('opentelemetry.proto.common.v1.AnyValue'),
   Status: root.lookupType('google.rpc.Status'),
-  // The parts of a trace request the byte-preserving reader (trace-layout.ts) decodes one by one.
+  // Span fields appended to a forwarded span's own bytes (encode-traces.ts); Resource for tests.
   Span: root.lookupType('opentelemetry.proto.trace.v1.Span'),
   Resource: root.lookupType('opentelemetry.proto.resource.v1.Resource'),
-  InstrumentationScope: root.lookupType('opentelemetry.proto.common.v1.InstrumentationScope'),
-  ResourceSpans: root.lookupType('opentelemetry.proto.trace.v1.ResourceSpans'),
-  ScopeSpans: root.lookupType('opentelemetry.proto.trace.v1.ScopeSpans'),
 } as const;
 
 /** gRPC method paths of the OTLP collector services. */

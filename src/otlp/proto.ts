@@ -91,9 +91,10 @@ function int64Value(v: unknown): number | string {
 
 function hexOf(v: unknown, bytes: 8 | 16): string | undefined {
   if (!(v instanceof Uint8Array) || v.length !== bytes) return undefined;
-  const hex = Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex');
   // An all-zero id is invalid per the trace context spec.
-  return /^0+$/.test(hex) ? undefined : hex;
+  let any = 0;
+  for (let i = 0; i < bytes; i++) any |= v[i]!;
+  return any === 0 ? undefined : Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex');
 }
 
 const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);

@@ -1,7 +1,7 @@
 // Where things sit in an ExportTraceServiceRequest's bytes: one walk over the request's tags and
 // lengths (ResourceSpans -> ScopeSpans -> Span), recording the byte range of every field at those
-// three levels, and the decoded message tree built from those ranges, each Resource, scope and
-// Span decoded on its own (protobufjs), so a span's place in the bytes is known. The service uses
+// three levels, and the request decoded whole (protobufjs) with each decoded Span message matched
+// to its place in the bytes. The service uses
 // the layout to forward the original bytes (forward-bytes.ts) instead of re-encoding them.
 // Must never throw: bytes it cannot walk exactly (a group, a truncated length, a singular message
 // field sent twice, which protobuf would merge) give `undefined`, and the caller decodes the whole
@@ -94,10 +94,6 @@ export function fieldsOf(b: Uint8Array, start: number, end: number): LayoutField
   return out;
 }
 
-/** A schema URL field read by protobufjs itself (the field alone, as a message of its parent's type), so UTF-8 is judged as the whole-request decoder judges it. */
-const schemaUrlOf = (type: typeof OtlpTypes.ResourceSpans, b: Uint8Array, f: LayoutField): string => String((type.decode(b.subarray(f.tag, f.end)) as unknown as { schemaUrl?: unknown }).schemaUrl ?? '');
-const sub = (b: Uint8Array, f: LayoutField): Uint8Array => b.subarray(f.start, f.end);
-
 /** The request's layout and its message tree (the shape protobufjs decodes the whole request to). */
 export interface LaidOutRequest {
   layout: TraceLayout;
@@ -109,19 +105,18 @@ export interface LaidOutRequest {
 /** Walks and decodes an ExportTraceServiceRequest piece by piece; undefined when it cannot be done exactly. */
 export function readTraceLayout(body: Uint8Array): LaidOutRequest | undefined {
   try {
-    return walk(body);
+    return readWith(body);
   } catch {
     // protobufjs refused a piece: the ordinary decoder gives the caller its error.
     return undefined;
   }
 }
 
-function walk(body: Uint8Array): LaidOutRequest | undefined {
+/** The layout alone: tags and lengths down to the Span fields, nothing decoded. */
+function walk(body: Uint8Array): TraceLayout | undefined {
   const top = fieldsOf(body, 0, body.length);
   if (!top) return undefined;
   const layout: TraceLayout = { body, parts: [], resources: [], scopes: [], spans: [] };
-  const message: LaidOutRequest['message'] = { resourceSpans: [] };
-  const spanIndex = new Map<object, number>();
   for (const f of top) {
     if (f.num !== 1) {
       layout.parts.push(f);
@@ -131,58 +126,73 @@ function walk(body: Uint8Array): LaidOutRequest | undefined {
     const rparts = fieldsOf(body, f.start, f.end);
     if (!rparts) return undefined;
     const rl: ResourceLayout = { field: f, parts: [], firstSpan: layout.spans.length, endSpan: 0 };
-    const rs: Record<string, unknown> = { scopeSpans: [] as Record<string, unknown>[] };
     let seenResource = false;
     let seenSchema = false;
     for (const rp of rparts) {
-      if (rp.num === 1) {
-        if (rp.wire !== WIRE_LEN || seenResource) return undefined;
-        seenResource = true;
-        rs.resource = OtlpTypes.Resource.decode(sub(body, rp));
-        rl.parts.push(rp);
-      } else if (rp.num === 3) {
-        if (rp.wire !== WIRE_LEN || seenSchema) return undefined;
-        seenSchema = true;
-        rs.schemaUrl = schemaUrlOf(OtlpTypes.ResourceSpans, body, rp);
+      if (rp.num === 1 || rp.num === 3) {
+        if (rp.wire !== WIRE_LEN || (rp.num === 1 ? seenResource : seenSchema)) return undefined;
+        if (rp.num === 1) seenResource = true;
+        else seenSchema = true;
         rl.parts.push(rp);
       } else if (rp.num === 2) {
         if (rp.wire !== WIRE_LEN) return undefined;
         const sparts = fieldsOf(body, rp.start, rp.end);
         if (!sparts) return undefined;
         const sl: ScopeLayout = { field: rp, parts: [], firstSpan: layout.spans.length, endSpan: 0 };
-        const ss: Record<string, unknown> = { spans: [] as Record<string, unknown>[] };
         let seenScope = false;
         let seenScopeSchema = false;
         for (const sp of sparts) {
-          if (sp.num === 1) {
-            if (sp.wire !== WIRE_LEN || seenScope) return undefined;
-            seenScope = true;
-            ss.scope = OtlpTypes.InstrumentationScope.decode(sub(body, sp));
-            sl.parts.push(sp);
-          } else if (sp.num === 3) {
-            if (sp.wire !== WIRE_LEN || seenScopeSchema) return undefined;
-            seenScopeSchema = true;
-            ss.schemaUrl = schemaUrlOf(OtlpTypes.ScopeSpans, body, sp);
-            sl.parts.push(sp);
+          if (sp.num === 1 || sp.num === 3) {
+            if (sp.wire !== WIRE_LEN || (sp.num === 1 ? seenScope : seenScopeSchema)) return undefined;
+            if (sp.num === 1) seenScope = true;
+            else seenScopeSchema = true;
           } else if (sp.num === 2) {
             if (sp.wire !== WIRE_LEN) return undefined;
-            const span = OtlpTypes.Span.decode(sub(body, sp)) as unknown as Record<string, unknown>;
-            spanIndex.set(span, layout.spans.length);
-            sl.parts.push({ ...sp, span: layout.spans.length });
+            (sp as LayoutField & { span?: number }).span = layout.spans.length;
             layout.spans.push(sp);
-            (ss.spans as Record<string, unknown>[]).push(span);
-          } else sl.parts.push(sp);
+          }
+          sl.parts.push(sp);
         }
         sl.endSpan = layout.spans.length;
-        rl.parts.push({ ...rp, scope: layout.scopes.length });
+        (rp as LayoutField & { scope?: number }).scope = layout.scopes.length;
+        rl.parts.push(rp);
         layout.scopes.push(sl);
-        (rs.scopeSpans as Record<string, unknown>[]).push(ss);
       } else rl.parts.push(rp);
     }
     rl.endSpan = layout.spans.length;
-    layout.parts.push({ ...f, resource: layout.resources.length });
+    (f as LayoutField & { resource?: number }).resource = layout.resources.length;
+    layout.parts.push(f);
     layout.resources.push(rl);
-    message.resourceSpans.push(rs);
+  }
+  return layout;
+}
+
+type Msg = Record<string, unknown>;
+const list = (v: unknown): Msg[] => (Array.isArray(v) ? (v as Msg[]) : []);
+
+/**
+ * The layout, and the request decoded whole by protobufjs (one pass: faster than piece by piece),
+ * its Span messages matched to the layout's spans in order; undefined unless every ResourceSpans,
+ * ScopeSpans and span count agrees.
+ */
+function readWith(body: Uint8Array): LaidOutRequest | undefined {
+  const layout = walk(body);
+  if (!layout) return undefined;
+  const message = OtlpTypes.ExportTraceServiceRequest.decode(body) as unknown as { resourceSpans: Msg[] };
+  const spanIndex = new Map<object, number>();
+  const rss = list(message.resourceSpans);
+  if (rss.length !== layout.resources.length) return undefined;
+  for (let i = 0; i < rss.length; i++) {
+    const rl = layout.resources[i]!;
+    const scopes = rl.parts.filter((p) => p.scope !== undefined).map((p) => layout.scopes[p.scope!]!);
+    const sss = list(rss[i]!.scopeSpans);
+    if (sss.length !== scopes.length) return undefined;
+    for (let j = 0; j < sss.length; j++) {
+      const sl = scopes[j]!;
+      const spans = list(sss[j]!.spans);
+      if (spans.length !== sl.endSpan - sl.firstSpan) return undefined;
+      for (let k = 0; k < spans.length; k++) spanIndex.set(spans[k]!, sl.firstSpan + k);
+    }
   }
   return { layout, message, spanIndex };
 }

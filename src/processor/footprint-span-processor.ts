@@ -133,6 +133,8 @@ export class FootprintSpanProcessor implements SpanProcessor {
       redaction: options.redaction ?? 'quote',
       tenantAttribute: options.tenantAttribute ?? 'service.name',
       checks: options.checks ?? true,
+      // The SDK ends each span once: nothing here is ever handed to the core twice.
+      rememberSpans: false,
     };
     this.injectedCore = options.core;
     this.core = options.core ?? new FootprintCore(this.coreOptions);

@@ -199,4 +199,30 @@ export class ConversationStore {
     this.map.clear();
     this.totalBytes = 0;
   }
+
+  // ---- For a shared store (src/runs/state-access.ts, src/state/) ----
+
+  /** Reads a state without creating it, touching recency or expiry. */
+  peek(key: string): ConversationState | undefined {
+    return this.map.peek(key);
+  }
+
+  /**
+   * Puts a state read from a shared store in place of this one's, its bytes accounted. A pending
+   * choice held here (never stored) stays with the conversation.
+   */
+  replace(key: string, state: ConversationState): void {
+    const before = this.map.peek(key);
+    if (before === state) return;
+    if (before) {
+      this.totalBytes -= before.bytes;
+      if (before.pendingChoice && !state.pendingChoice) {
+        state.pendingChoice = before.pendingChoice;
+        state.bytes += before.pendingChoice.bytes;
+      }
+    }
+    this.map.set(key, state);
+    this.totalBytes += state.bytes;
+    this.enforceTotal();
+  }
 }

@@ -9,12 +9,13 @@ import type { CheckTally, Finding } from '../model/finding.js';
 import type { ModelEvent, SpanToolDeclaration } from '../model/agent.js';
 import type { ToolDeclaration } from '../declarations/types.js';
 import { mergeToolDeclaration } from '../declarations/load.js';
-import { isAgentSpan, readSpan } from '../conventions/registry.js';
+import { isAgentSpan, readSpan, tenantOf } from '../conventions/registry.js';
 import { groupLogsBySpan } from '../conventions/log-join.js';
 import { CONVERSATION_ID_KEYS } from '../conventions/conversation-keys.js';
 import { CHECK_CATALOG, CONTENT_NOT_CAPTURED, NO_LLM_SPANS, checkOfKind } from '../checks/catalog.js';
 import { checkExecution, checkRequest, unreachableAll, type SeamContext } from './seams.js';
-import { dispositionEvent, dispositionRows } from '../findings/disposition.js';
+import { dispositionRows } from '../findings/disposition.js';
+import { DispositionCache } from './disposition-cache.js';
 import { BoundedMap } from './bounded-map.js';
 import { ConversationStore, conversationKey } from './conversations.js';
 import { findingIdentity, findingToEvent, fitBytes } from '../findings/events.js';
@@ -31,6 +32,9 @@ import {
 } from '../findings/names.js';
 import { resolveOptions, type FootprintOptions, type ProcessInput, type ProcessResult, type SpanAnnotation, type CoreStats, type ResolvedOptions } from './options.js';
 import { carrierSpan } from './carrier.js';
+import { WindowMemos } from './window-memo.js';
+
+import { conversationStateAccess, type ConversationStateAccess } from './state-access.js';
 
 export type { Redaction, FootprintOptions, SpanAnnotation, ProcessInput, ProcessResult, CoreStats, ResolvedOptions } from './options.js';
 export { resolveOptions } from './options.js';
@@ -82,6 +86,10 @@ export class FootprintCore {
   private readonly traceWritten: BoundedMap<Map<string, number>>;
   /** tenant + tool name -> declarations carried on spans by footprint's helpers. */
   private readonly spanDeclarations: BoundedMap<SpanToolDeclaration>;
+  /** Each conversation's last input window, so a request that extends it reads only what is new. */
+  private readonly windows: WindowMemos;
+  /** Disposition attributes by tally signature: most turns of an app repeat the same few. */
+  private readonly dispositions = new DispositionCache();
   private readonly findingsByKind: Record<string, number> = {};
   /**
    * Estimated bytes held by the caches above that grow with their values (remembered annotations,
@@ -106,6 +114,12 @@ export class FootprintCore {
     this.spanDeclarations = new BoundedMap({ maxEntries: 10_000, idleMs: limits.conversationIdleMs, now });
     this.processedSpans = new BoundedMap({ maxEntries: limits.maxRememberedSpans, idleMs: limits.conversationIdleMs, now, onEvict: (k, v) => (this.cacheBytes -= rememberedBytes(k, v)) });
     this.traceWritten = traceMap();
+    this.windows = new WindowMemos(limits.conversationIdleMs, now);
+  }
+
+  /** The conversations, for a shared state store (src/state/): keys of a batch, read, hydrate. */
+  stateAccess(): ConversationStateAccess {
+    return conversationStateAccess({ conversations: this.conversations, traceConversation: this.traceConversation, tenantAttribute: this.config.tenantAttribute });
   }
 
   /** Cheap: true when some convention would read this span. Non-agent spans need no other work. */
@@ -145,7 +159,7 @@ export class FootprintCore {
   /** Bytes of every cache besides the conversations (estimates, like the conversations' own). */
   private cachesBytes(): number {
     const perTrace = this.traceConversation.size + this.traceFindings.size + this.traceInfo.size + this.traceWritten.size + this.spanDeclarations.size;
-    return this.cacheBytes + perTrace * TRACE_ENTRY_BYTES;
+    return this.cacheBytes + perTrace * TRACE_ENTRY_BYTES + this.windows.bytes;
   }
 
   /** Keeps the caches within their share of the state bound (oldest remembered spans go first). */
@@ -171,6 +185,7 @@ export class FootprintCore {
     this.spanDeclarations.clear();
     this.processedSpans.clear();
     this.traceWritten.clear();
+    this.windows.clear();
   }
 
   private processInto(input: ProcessInput, result: ProcessResult, diagnostics: DiagnosticList): void {
@@ -181,6 +196,10 @@ export class FootprintCore {
     for (const s of input.spans) {
       const key = spanKey(s);
       inBatch.set(key, s);
+      if (!this.config.rememberSpans) {
+        fresh.push(s);
+        continue;
+      }
       const before = this.processedSpans.get(key);
       if (before === undefined) fresh.push(s);
       else if (before !== null) result.annotations.set(key, { events: [...before.events], attributes: { ...before.attributes } });
@@ -212,7 +231,7 @@ export class FootprintCore {
     const read = (span: SpanData, logs: readonly LogData[]) => {
       if (!isAgentSpan(span)) return;
       agentSpanKeys.add(spanKey(span));
-      const evs = readSpan(span, { limits, diagnostics, tenantAttribute, logs });
+      const evs = readSpan(span, { limits, diagnostics, tenantAttribute, logs, windowMemo: this.windowSlot(span) });
       for (const ev of evs) {
         if (ev.kind === 'llm-request' && ev.inputContent === 'not-captured' && logs.length === 0) {
           const key = spanKey(span);
@@ -304,7 +323,7 @@ export class FootprintCore {
 
     // 7. Remember what each fresh agent span got (and spans that got something), for a retry of
     //    the same batch. Ordinary spans are never analysed, so there is nothing to remember.
-    for (const span of fresh) {
+    for (const span of this.config.rememberSpans ? fresh : []) {
       const key = spanKey(span);
       const ann = result.annotations.get(key);
       const remembered = ann ? { events: [...ann.events], attributes: { ...ann.attributes } } : agentSpanKeys.has(key) ? null : undefined;
@@ -359,8 +378,15 @@ export class FootprintCore {
       }
       // `findings` counts findings written (one per defect per trace), not re-detections.
       const rows = dispositionRows(CHECK_CATALOG, this.talliesOf(traceId)).map((r) => ({ ...r, findings: written?.get(r.check) ?? 0 }));
-      annotationFor(result, target.key).events.push(dispositionEvent(rows, info?.llmRequests ?? 0, target.time, limits.maxWrittenAttributeBytes));
+      annotationFor(result, target.key).events.push(this.dispositions.event(rows, info?.llmRequests ?? 0, target.time, limits.maxWrittenAttributeBytes));
     }
+  }
+
+  /** The window memo slot of a span's conversation (by its id, else its trace's, else the trace). */
+  private windowSlot(span: SpanData) {
+    const conversation = conversationIdOnSpan(span) ?? this.traceConversation.peek(span.traceId);
+    const tenant = tenantOf(span, this.config.tenantAttribute);
+    return this.windows.slot(conversation !== undefined ? `${tenant}\u0000conv\u0000${conversation}` : `${tenant}\u0000trace\u0000${span.traceId}`);
   }
 
   private lateSpanEnd(lateSpans: readonly SpanData[], key: string): bigint {

@@ -29,6 +29,24 @@ function argumentsText(args: unknown): string {
   }
 }
 
+/**
+ * The text of a part's arguments or result, once per part object: a conversation's requests share
+ * the message objects of the history their windows repeat (src/conventions/genai-window.ts), so
+ * the history is not re-serialised on every request. Parts are never mutated after reading
+ * except for a tool result's name, which this text does not depend on.
+ */
+const partTexts = new WeakMap<object, string>();
+function cachedText(part: object, value: unknown, text: (v: unknown) => string): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '';
+  let t = partTexts.get(part);
+  if (t === undefined) {
+    t = text(value);
+    partTexts.set(part, t);
+  }
+  return t;
+}
+
 function servedFromMessage(m: Message, index: number, served: ServedString[], written: WrittenString[]): void {
   for (const part of m.parts) {
     if (part.type === 'text') {
@@ -38,13 +56,13 @@ function servedFromMessage(m: Message, index: number, served: ServedString[], wr
       else served.push({ source: 'tool-result', message: index, text: part.text });
     } else if (part.type === 'tool-call') {
       // Whoever the message claims to be from, a tool call is the model's own writing.
-      written.push({ source: 'assistant-tool-call', message: index, text: argumentsText(part.arguments), ...(part.id ? { callId: part.id } : {}) });
+      written.push({ source: 'assistant-tool-call', message: index, text: cachedText(part, part.arguments, argumentsText), ...(part.id ? { callId: part.id } : {}) });
     } else {
       // A tool result is served by the run whatever role carries it (Responses puts it under `user`).
       served.push({
         source: 'tool-result',
         message: index,
-        text: resultText(part.result),
+        text: cachedText(part, part.result, resultText),
         ...(part.id ? { callId: part.id } : {}),
         ...(part.name ? { toolName: part.name } : {}),
       });

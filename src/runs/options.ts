@@ -20,6 +20,12 @@ export interface FootprintOptions {
   tenantAttribute?: string;
   /** false: read and forward only, run no check (pass-through, for comparison). Default true. */
   checks?: boolean;
+  /**
+   * false: do not remember what each span got for an exporter's retry of the same batch. For a
+   * caller that never hands the core a span twice (the in-process SpanProcessor: the SDK ends each
+   * span once). Default true.
+   */
+  rememberSpans?: boolean;
 }
 
 /** What to add to one span: events and span attributes. */
@@ -59,6 +65,7 @@ export interface ResolvedOptions {
   redaction: Redaction;
   tenantAttribute: string;
   checks: boolean;
+  rememberSpans: boolean;
   now: () => number;
 }
 
@@ -70,6 +77,7 @@ export function resolveOptions(o: FootprintOptions & { now?: () => number }): Re
     redaction: o.redaction === 'hash' || o.redaction === 'omit' ? o.redaction : 'quote',
     tenantAttribute: typeof o.tenantAttribute === 'string' && o.tenantAttribute !== '' ? o.tenantAttribute : 'service.name',
     checks: o.checks !== false,
+    rememberSpans: o.rememberSpans !== false,
     now: o.now ?? Date.now,
   };
 }

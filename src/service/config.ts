@@ -12,7 +12,7 @@ import { DEFAULT_LIMITS } from '../limits.js';
 import { nearest } from '../declarations/nearest.js';
 import type { Redaction } from '../runs/footprint.js';
 import * as N from './names.js';
-import type { AuthConfig } from './auth.js';
+import { authRequired, type AuthConfig } from './auth.js';
 
 export type DownstreamProtocol = 'http/protobuf' | 'http/json';
 
@@ -60,6 +60,9 @@ export interface ServiceLimits {
   grpcKeepaliveMs: number;
 }
 
+/** Where conversation state lives: this process's memory, or a shared Valkey/Redis store (issue 14). */
+export type StateSetting = { kind: 'memory' } | { kind: 'valkey'; url: string };
+
 export interface ServiceConfig {
   listen: HostPort;
   /** null: no OTLP/gRPC receiver. */
@@ -78,6 +81,8 @@ export interface ServiceConfig {
   embedded: { runs: number; print: boolean };
   /** Base URL people reach this service at: when set, finding events get footprint.explain.url. */
   publicUrl: string | null;
+  /** Conversation state: `memory` (default) or a shared store every instance reads and writes. */
+  state: StateSetting;
 }
 
 export const DEFAULT_SERVICE_LIMITS: Readonly<ServiceLimits> = Object.freeze({
@@ -116,6 +121,7 @@ export function defaultServiceConfig(): ServiceConfig {
     limits: { ...DEFAULT_SERVICE_LIMITS },
     embedded: { runs: 100, print: true },
     publicUrl: null,
+    state: { kind: 'memory' },
   };
 }
 
@@ -172,6 +178,7 @@ export const ConfigFileSchema = z.strictObject({
       token: z.string().min(1).optional(),
       tokenFile: z.string().min(1).optional(),
       tokens: z.array(TokenGrantFile).max(MAX_TOKENS).optional(),
+      required: z.boolean().optional(),
     })
     .optional(),
   declarations: z.string().min(1).optional(),
@@ -182,6 +189,7 @@ export const ConfigFileSchema = z.strictObject({
   limits: LimitsFile.optional(),
   embedded: z.strictObject({ runs: posInt.optional(), print: z.boolean().optional() }).optional(),
   publicUrl: httpUrl.optional(),
+  state: z.string().min(1).optional(),
 });
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 
@@ -190,7 +198,7 @@ const KEYS_AT: Record<string, readonly string[]> = {
   '': Object.keys(ConfigFileSchema.shape),
   downstream: Object.keys(DownstreamFile.shape),
   limits: Object.keys(LimitsFile.shape),
-  auth: ['token', 'tokenFile', 'tokens'],
+  auth: ['token', 'tokenFile', 'tokens', 'required'],
   'auth.tokens': ['token', 'tokenFile', 'tenants'],
   embedded: ['runs', 'print'],
 };
@@ -257,7 +265,7 @@ export interface ConfigSources {
   document?: unknown;
   env?: Record<string, string | undefined>;
   /** CLI flags: applied last. */
-  overrides?: { listen?: string; grpcListen?: string; declarations?: string };
+  overrides?: { listen?: string; grpcListen?: string; declarations?: string; state?: string };
 }
 
 export type ConfigResult = { ok: true; config: ServiceConfig; warnings: string[] } | { ok: false; errors: string[] };
@@ -370,6 +378,13 @@ export function loadServiceConfig(sources: ConfigSources = {}): ConfigResult {
     if (t) c.auth.tokens!.push({ token: t, tenants: [...new Set(g.tenants)] });
   }
 
+  const requiredEnv = env[N.ENV_AUTH_REQUIRED];
+  if (requiredEnv !== undefined && requiredEnv !== '' && !/^(1|true|0|false)$/i.test(requiredEnv)) errors.push(`${N.ENV_AUTH_REQUIRED}: "${requiredEnv.slice(0, 40)}" must be 1, true, 0 or false`);
+  const required = requiredEnv ? /^(1|true)$/i.test(requiredEnv) : f.auth?.required === true;
+  if (required && !authRequired(c.auth) && !errors.some((e) => e.startsWith('auth.'))) {
+    errors.push(`auth: a token is required here (${requiredEnv ? N.ENV_AUTH_REQUIRED : 'auth.required'} is set; the container image sets it) and none is configured: set ${N.ENV_AUTH_TOKEN} or ${N.ENV_AUTH_TOKEN_FILE} (or auth.token / auth.tokens in the config file); senders then send "Authorization: Bearer <token>"`);
+  }
+
   c.declarationsPath = sources.overrides?.declarations ?? env[N.ENV_DECLARATIONS] ?? f.declarations ?? null;
   const red = env[N.ENV_REDACTION] ?? f.redaction;
   if (red !== undefined) {
@@ -388,8 +403,32 @@ export function loadServiceConfig(sources: ConfigSources = {}): ConfigResult {
     else errors.push(`${N.ENV_PUBLIC_URL}: "${publicUrl.slice(0, 80)}" must be an http:// or https:// URL`);
   }
 
+  const state = sources.overrides?.state ?? env[N.ENV_STATE] ?? f.state;
+  if (state !== undefined) {
+    const parsed = parseStateSetting(state);
+    if (parsed) c.state = parsed;
+    else errors.push(`state: "${redactUrl(state).slice(0, 80)}" must be memory or a redis://, rediss://, valkey:// or valkeys:// URL (${N.ENV_STATE}, --state)`);
+  }
+
   if (c.downstream && pointsAt(c.downstream.tracesUrl, c.listen)) errors.push(`downstream: ${c.downstream.tracesUrl} is this service's own listen address (a loop); point it at the collector's second receiver`);
   return errors.length ? { ok: false, errors } : { ok: true, config: c, warnings };
+}
+
+/** `memory`, or a Valkey/Redis URL with a host; undefined for anything else. */
+export function parseStateSetting(s: string): StateSetting | undefined {
+  const t = s.trim();
+  if (t === 'memory') return { kind: 'memory' };
+  if (!/^(redis|rediss|valkey|valkeys):\/\/\S+$/i.test(t)) return undefined;
+  try {
+    return new URL(t).hostname ? { kind: 'valkey', url: t } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A URL with its password hidden (error messages never echo a secret). */
+function redactUrl(s: string): string {
+  return s.replace(/\/\/([^:/@\s]*):[^@/\s]*@/, '//$1:***@');
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

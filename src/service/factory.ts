@@ -18,6 +18,7 @@ import { ServiceMetrics } from './metrics.js';
 import { Pipeline, type CoreLike, type LogFn } from './pipeline.js';
 import { ExplainStore, explainingCore, handleExplain } from './explain-routes.js';
 import { bindFailureLine, startSummary } from './start-summary.js';
+import { createSharedState, type SharedState } from '../state/create.js';
 
 /** start() could not bind an address: `line` is the one line to show a person (names the flag). */
 export class BindError extends Error {
@@ -132,6 +133,8 @@ class FootprintService implements ServiceComponent {
   private readonly store: FindingsStore;
   private readonly downstream: Downstream | null;
   private readonly pipeline: Pipeline;
+  /** The shared conversation-state store and its hook; null with `state: memory`. */
+  private readonly shared: SharedState | null;
   private http: HttpReceiver | null = null;
   private grpc: GrpcReceiver | null = null;
   private state: 'new' | 'starting' | 'running' | 'stopping' | 'stopped' = 'new';
@@ -155,13 +158,15 @@ class FootprintService implements ServiceComponent {
     const explainOptions = { ...(declarations ? { declarations } : {}), redaction: config.redaction, tenantAttribute: config.tenantAttribute, publicUrl: config.publicUrl };
     const explained = new ExplainStore();
     this.explain = (req, res, url, tenants) => handleExplain(req, res, url, explained, explainOptions, tenants);
-    this.core = explainingCore(settings.createCore ? settings.createCore(coreOptions) : new FootprintCore(coreOptions), explained, explainOptions);
+    const inner = settings.createCore ? settings.createCore(coreOptions) : new FootprintCore(coreOptions);
+    this.core = explainingCore(inner, explained, explainOptions);
     this.metrics = new ServiceMetrics(() => this.core.stats());
     this.store = new FindingsStore(config.embedded.runs, config.redaction, DEFAULT_LIMITS.quotedValueChars);
     const exporters = new Set(this.pipelines.flatMap((p) => p.exporters));
     this.downstream = exporters.has('otlphttp/traces') && config.downstream ? createDownstream(config.downstream, config.limits.inFlightBatches) : null;
     const stdout = settings.stdout ?? ((line: string) => process.stdout.write(`${line}\n`));
-    this.pipeline = new Pipeline({ config, core: this.core, downstream: this.downstream, store: this.store, metrics: this.metrics, log: this.log, stdout });
+    this.shared = createSharedState(config, inner, this.metrics.registry, this.log);
+    this.pipeline = new Pipeline({ config, core: this.core, downstream: this.downstream, store: this.store, metrics: this.metrics, log: this.log, stdout, ...(this.shared ? { state: this.shared.sync } : {}) });
   }
 
   async start(): Promise<ServiceAddresses> {
@@ -169,9 +174,16 @@ class FootprintService implements ServiceComponent {
     this.state = 'starting';
     const receivers = new Set(this.pipelines.flatMap((p) => p.receivers));
     try {
+      // The shared state store: connected before listening when it answers in time; else the
+      // service starts anyway (turns judged without shared history until it connects).
+      if (this.shared) {
+        await this.shared.store.connect(2000);
+        const r = this.shared.store.ready();
+        this.rawLog(r.ok ? 'info' : 'warn', `state store ${r.detail}${r.ok ? '' : '; starting without it (turns are judged without shared history until it connects)'}`);
+      }
       let address = '';
       if (receivers.has('otlp/http')) {
-        this.http = new HttpReceiver({ config: this.config, pipeline: this.pipeline, metrics: this.metrics, store: this.store, log: this.log, isReady: () => this.state === 'running', explain: this.explain });
+        this.http = new HttpReceiver({ config: this.config, pipeline: this.pipeline, metrics: this.metrics, store: this.store, log: this.log, isReady: () => this.state === 'running', explain: this.explain, ...(this.shared ? { stateReady: () => this.shared!.store.ready() } : {}) });
         const a: AddressInfo = await this.http.start().catch((e: unknown) => {
           throw new BindError(bindFailureLine('http', this.config.listen.host, this.config.listen.port, e), e);
         });
@@ -211,6 +223,8 @@ class FootprintService implements ServiceComponent {
     const closing = Promise.all([http?.stop(), grpc?.stop()]);
     await this.pipeline.drain((this.config.downstream?.timeoutMs ?? 1000) + 2000);
     await closing;
+    await this.shared?.sync.flush(1000);
+    await this.shared?.store.close();
     await this.downstream?.shutdown();
     this.state = 'stopped';
   }

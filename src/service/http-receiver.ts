@@ -35,6 +35,8 @@ export interface HttpReceiverDeps {
   store: FindingsStore;
   log: LogFn;
   isReady: () => boolean;
+  /** The shared conversation-state store's state, reported by /readyz (absent with `state: memory`). */
+  stateReady?: () => { ok: boolean; kind: string; detail: string };
   /** "Explain this answer" routes (src/service/explain-routes.ts), given the tenants the token may see (undefined: all); true when it answered. */
   explain?: (req: IncomingMessage, res: ServerResponse, url: URL, tenants: readonly string[] | undefined) => boolean;
 }
@@ -53,6 +55,7 @@ export interface Route {
 
 const RETRY_AFTER_BUSY_S = 1;
 const ACCESS = Symbol('access');
+const STARTED = Symbol('first-request-started');
 
 export { tokenMatches };
 
@@ -73,7 +76,12 @@ export class HttpReceiver {
       method: 'GET',
       auth: false,
       probe: true,
-      handle: (_q, res) => (this.d.isReady() ? send(res, 200, 'application/json', '{"status":"ready"}') : send(res, 503, 'application/json', '{"status":"not ready"}')),
+      handle: (_q, res) => {
+        // A shared state store that is down degrades judging (no shared history), not forwarding: still ready.
+        const state = this.d.stateReady?.();
+        const extra = state ? `,"state":${JSON.stringify({ store: state.kind, connected: state.ok, detail: state.detail })}` : '';
+        return this.d.isReady() ? send(res, 200, 'application/json', `{"status":"ready"${extra}}`) : send(res, 503, 'application/json', `{"status":"not ready"${extra}}`);
+      },
     });
     this.route(N.PATH_METRICS, {
       method: 'GET',
@@ -125,8 +133,10 @@ export class HttpReceiver {
       });
     });
     server.on('connection', (socket: Socket) => {
-      // A socket with nothing sent or received for idleTimeoutMs is closed (a silent socket included).
-      socket.setTimeout(l.idleTimeoutMs, () => socket.destroy());
+      // A new socket must start a request within headersTimeoutMs (Node's own headersTimeout
+      // only starts counting once bytes arrive, so a silent socket would sit); after its first
+      // request, one with nothing sent or received for idleTimeoutMs is closed.
+      socket.setTimeout(Math.min(l.headersTimeoutMs, l.idleTimeoutMs), () => socket.destroy());
       this.guard.admit(socket);
     });
     this.server = server;
@@ -162,6 +172,10 @@ export class HttpReceiver {
     const routeLabel = found ? (found.prefix ? [...this.routes.entries()].find(([, r]) => r === found)![0] : url.pathname) : 'other';
     const socket = req.socket;
     const reserved = this.guard.requestStarted(socket);
+    if (!(socket as Socket & { [STARTED]?: boolean })[STARTED]) {
+      (socket as Socket & { [STARTED]?: boolean })[STARTED] = true;
+      socket.setTimeout(this.d.config.limits.idleTimeoutMs);
+    }
     let ended = false;
     const end = () => {
       if (ended) return;

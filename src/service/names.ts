@@ -68,3 +68,12 @@ export const ENV_PUBLIC_URL = 'FOOTPRINT_PUBLIC_URL';
 export const M_DOWNSTREAM_MISCONFIGURED = 'footprint_downstream_misconfigured_total';
 export const M_CONNECTIONS_OPEN = 'footprint_connections_open';
 export const M_CONNECTIONS_CLOSED = 'footprint_connections_closed_total';
+/** "1"/"true": refuse to start without a token (the container image sets it). */
+export const ENV_AUTH_REQUIRED = 'FOOTPRINT_AUTH_REQUIRED';
+
+// ---- Shared conversation-state store (issue 14) ----
+export const ENV_STATE = 'FOOTPRINT_STATE';
+export const M_STATE_STORE_OPS = 'footprint_state_store_operations_total';
+export const M_STATE_STORE_SECONDS = 'footprint_state_store_duration_seconds';
+export const M_STATE_UNAVAILABLE = 'footprint_state_unavailable_turns_total';
+export const M_STATE_STORE_UP = 'footprint_state_store_up';

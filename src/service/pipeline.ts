@@ -10,7 +10,6 @@
 // lose it) and parts that did go through are not sent twice. Must never drop a span silently:
 // every span not forwarded is counted with a reason and logged. Must never throw at a receiver.
 
-import { createHash } from 'node:crypto';
 import type { Diagnostic } from '../model/diagnostics.js';
 import type { Finding } from '../model/finding.js';
 import type { Attributes, LogData, SpanData } from '../model/telemetry.js';
@@ -25,12 +24,14 @@ import { tallyMessage, type DecodeTally } from '../otlp/decode-tally.js';
 import type { TraceLayout } from '../otlp/trace-layout.js';
 import type { ServiceConfig } from './config.js';
 import { onwardTracePayload } from './onward.js';
+import { batchKey } from './batch-key.js';
 import type { Downstream, ExportOutcome } from './downstream.js';
 import type { FindingsStore } from './findings-store.js';
 import { findingLine } from './findings-store.js';
 import { tenantOfSpan } from '../explain/record.js';
 import type { ServiceMetrics, Transport } from './metrics.js';
 import * as N from './names.js';
+import type { StateHook } from '../state/hook.js';
 
 /** What the service needs of a core (FootprintCore satisfies it). */
 export interface CoreLike {
@@ -109,6 +110,8 @@ export interface PipelineDeps {
   log: LogFn;
   stdout: (line: string) => void;
   now?: () => number;
+  /** The shared conversation-state store's per-batch hook (src/state/); absent with `state: memory`. */
+  state?: StateHook;
 }
 
 export class Pipeline {
@@ -204,7 +207,7 @@ export class Pipeline {
   }
 
   private async run(batch: Batch): Promise<BatchOutcome> {
-    const key = `${batch.signal}:${createHash('sha256').update(batch.body).digest('hex')}`;
+    const key = batchKey(batch);
     this.expireAcked();
     const acked = this.acked.get(key);
     if (acked) {
@@ -233,7 +236,7 @@ export class Pipeline {
     this.expireReplay();
     let prepared = this.replay.get(key);
     if (prepared) m.exportRetries.inc({ signal: batch.signal });
-    else prepared = this.prepare(batch);
+    else prepared = await this.prepare(batch);
 
     const own = batch.signal === 'traces' ? batch.spans.length : batch.logs.length;
     const notes = batch.tally ? tallyMessage(batch.tally) : undefined;
@@ -392,7 +395,7 @@ export class Pipeline {
   }
 
   /** Runs the core once per distinct batch and builds what is to be sent. */
-  private prepare(batch: Batch): Prepared {
+  private async prepare(batch: Batch): Promise<Prepared> {
     const { d } = this;
     const m = d.metrics;
     const cap = d.config.limits.spansPerBatch;
@@ -403,7 +406,11 @@ export class Pipeline {
       d.log('warn', `batch of ${spans.length} spans is over limits.spansPerBatch (${cap}); the last ${spans.length - cap} are forwarded without analysis`);
     }
     const logs = batch.signal === 'logs' ? batch.logs : [];
-    const result = d.core.process({ spans: analysed.map((s) => s.span), logs });
+    const input = { spans: analysed.map((s) => s.span), logs };
+    // Shared conversation state: read before, written after, each wait bounded (src/state/sync.ts).
+    const held = d.state ? await d.state.before(input) : undefined;
+    const result = d.core.process(input);
+    if (held) await d.state!.after(held, input, result);
     this.logDiagnostics([...batch.diagnostics, ...result.diagnostics]);
 
     const spansOut: Prepared['spansOut'] = spans.map((item) => {

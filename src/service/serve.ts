@@ -38,15 +38,18 @@ export interface ServeDeps {
 }
 
 const USAGE = `usage: footprint-otel serve [--config FILE] [--listen HOST:PORT] [--grpc-listen HOST:PORT|off] [--declarations FILE]
+                             [--state memory|redis://HOST:PORT]
   Receives OTLP/HTTP (/v1/traces, /v1/logs; default 127.0.0.1:4318) and, when --grpc-listen is
   given, OTLP/gRPC; writes findings as span events and exports onward to
   OTEL_EXPORTER_OTLP_ENDPOINT (or downstream.endpoint in the config file).
-  With no downstream, prints findings and serves them at GET /api/findings.`;
+  With no downstream, prints findings and serves them at GET /api/findings.
+  --state (FOOTPRINT_STATE): where conversation state lives; a Valkey/Redis URL shares it between
+  instances and restarts (default memory: this process only).`;
 
 export async function runServe(argv: readonly string[], deps: ServeDeps = {}): Promise<number> {
   const out = deps.out ?? ((l: string) => process.stdout.write(`${l}\n`));
   const err = deps.err ?? ((l: string) => process.stderr.write(`${l}\n`));
-  const flags: { config?: string; listen?: string; grpcListen?: string; declarations?: string } = {};
+  const flags: { config?: string; listen?: string; grpcListen?: string; declarations?: string; state?: string } = {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const eq = a.indexOf('=');
@@ -58,6 +61,7 @@ export async function runServe(argv: readonly string[], deps: ServeDeps = {}): P
       case '--listen': flags.listen = value(); break;
       case '--grpc-listen': flags.grpcListen = value(); break;
       case '--declarations': flags.declarations = value(); break;
+      case '--state': flags.state = value(); break;
       case '-h':
       case '--help':
         out(USAGE);
@@ -80,6 +84,7 @@ export async function runServe(argv: readonly string[], deps: ServeDeps = {}): P
       ...(flags.listen ? { listen: flags.listen } : {}),
       ...(flags.grpcListen ? { grpcListen: flags.grpcListen } : {}),
       ...(flags.declarations ? { declarations: flags.declarations } : {}),
+      ...(flags.state ? { state: flags.state } : {}),
     },
   });
   if (!loaded.ok) {

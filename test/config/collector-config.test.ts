@@ -448,8 +448,37 @@ describe('docker/Dockerfile', () => {
     const flag = (f: string) => cmd[cmd.indexOf(f) + 1];
     expect(flag('--listen')).toBe('0.0.0.0:4318');
     expect(flag('--grpc-listen')).toBe('0.0.0.0:4317');
-    const r = loadServiceConfig({ env: {}, overrides: { listen: flag('--listen')!, grpcListen: flag('--grpc-listen')! } });
+    const r = loadServiceConfig({ env: { FOOTPRINT_AUTH_TOKEN: 't' }, overrides: { listen: flag('--listen')!, grpcListen: flag('--grpc-listen')! } });
     expect(r.ok).toBe(true);
     if (r.ok) expect([r.config.listen.port, r.config.grpcListen?.port]).toEqual([4318, 4317]);
+  });
+
+  it('starts with auth on: the image requires a token and, without one, refuses in one line naming the variables', () => {
+    const envs = Object.fromEntries(directive('ENV').map((l) => l.slice(4).trim().split('=') as [string, string]));
+    expect(envs.FOOTPRINT_AUTH_REQUIRED).toBe('1');
+    const cmd = JSON.parse(directive('CMD').at(-1)!.slice(4)) as string[];
+    const overrides = { listen: cmd[cmd.indexOf('--listen') + 1]!, grpcListen: cmd[cmd.indexOf('--grpc-listen') + 1]! };
+    const without = loadServiceConfig({ env: { ...envs }, overrides });
+    expect(without.ok).toBe(false);
+    expect(!without.ok && without.errors.join('\n')).toMatch(/a token is required.*FOOTPRINT_AUTH_TOKEN.*FOOTPRINT_AUTH_TOKEN_FILE/);
+    const withToken = loadServiceConfig({ env: { ...envs, FOOTPRINT_AUTH_TOKEN: 'secret' }, overrides });
+    expect(withToken.ok && withToken.config.auth.token).toBe('secret');
+  });
+});
+
+describe('docker/docker-compose.yml starts footprint-otel with auth on, and everything that talks to it sends the token', () => {
+  const compose = load(join(ROOT, 'docker', 'docker-compose.yml')) as Obj;
+  const services = compose.services as Record<string, Obj>;
+  const REQUIRED = /^\$\{FOOTPRINT_AUTH_TOKEN:\?.+\}$/;
+  it('footprint-otel, the collector and Prometheus take FOOTPRINT_AUTH_TOKEN as a required variable (compose refuses to start without it)', () => {
+    for (const s of ['footprint-otel', 'otel-collector', 'prometheus']) expect(String((services[s]!.environment as Obj).FOOTPRINT_AUTH_TOKEN), s).toMatch(REQUIRED);
+  });
+  it('the collector\'s exporter to footprint-otel sends it as a bearer header, and Prometheus scrapes with it', () => {
+    const pipeline = byName('collector-config/pipeline.yaml');
+    expect((component(pipeline, 'exporters', 'otlphttp/footprint').headers as Obj).authorization).toBe('Bearer ${env:FOOTPRINT_AUTH_TOKEN}');
+    const prom = load(join(ROOT, 'docker', 'prometheus', 'prometheus.yml')) as Obj;
+    const job = (prom.scrape_configs as Obj[]).find((j) => j.job_name === 'footprint-otel')!;
+    const file = String((job.authorization as Obj).credentials_file);
+    expect(String(services.prometheus!.entrypoint)).toContain(`> ${file}`);
   });
 });

@@ -16,12 +16,33 @@ interface Stack {
   toolDefinitions: boolean;
   /** Whether tool executions come from the app's own execute_tool spans (an instrumentation of the client only). */
   appToolSpans: boolean;
+  /** backup-triage's findings [kind, tool, call id, predicate, value, advisory] when they differ from the shared ones. */
+  backupTriage?: unknown[][];
+  /** Whether the refused-read pair was recorded. */
+  refused?: boolean;
 }
 
 export const RECORDED_STACKS: Stack[] = [
   { library: 'traceloop-anthropic', toolDefinitions: false, appToolSpans: true },
   { library: 'openinference-anthropic', toolDefinitions: true, appToolSpans: true },
   { library: 'vercel-ai-anthropic', toolDefinitions: true, appToolSpans: false },
+  {
+    library: 'openinference-langchain',
+    toolDefinitions: true,
+    appToolSpans: false,
+    refused: false,
+    // OpenInference collapses a one-argument tool's input to its bare value, so the execution's
+    // arguments are the string "db-primary-full" and empty-lookup can only name `args`.
+    backupTriage: [
+      ['dangling-reference', 'backup_status', 'call_bt_003', 'argument-ground', null, false],
+      ['unsupported-argument', 'backup_status', 'call_bt_003', 'args.machine_id', 'db-primary-full', false],
+      ['empty-lookup', 'backup_status', 'call_bt_003', 'args', 'db-primary-full', true],
+    ],
+  },
+  // Records no tool calls and no parent spans: no check can place anything (live-traceloop-langchain.test.ts).
+  { library: 'traceloop-langchain', toolDefinitions: false, appToolSpans: false, refused: false, backupTriage: [] },
+  // openai + traceloop-openai, tools served over MCP (live-mcp.test.ts): the MCP spans are not read; the app's execute_tool spans are.
+  { library: 'traceloop-mcp', toolDefinitions: true, appToolSpans: true, refused: false },
 ];
 
 const DECL = join(FIXTURES_DIR, 'declarations.yaml');
@@ -37,11 +58,15 @@ describe('check over the recorded stacks', () => {
     it(`${stack.library} backup-triage: the expected findings, on the right call`, () => {
       const out = check(stack.library, 'backup-triage');
       const got = out.findings.map((f) => [f.kind, f.toolName, f.toolCallId, f.predicate, f.value ?? null, f.advisory === true]);
-      expect(got).toEqual([
+      expect(got).toEqual(stack.backupTriage ?? [
         ...(stack.toolDefinitions ? [['dangling-reference', 'backup_status', 'call_bt_003', 'argument-ground', null, false]] : []),
         ['unsupported-argument', 'backup_status', 'call_bt_003', 'args.machine_id', 'db-primary-full', false],
         ['empty-lookup', 'backup_status', 'call_bt_003', 'args.machine_id', 'db-primary-full', true],
       ]);
+      if (stack.backupTriage?.length === 0) {
+        expect(out.summary).toMatch(/^0 checks ran on 5 LLM requests in 5 traces/);
+        return;
+      }
       const ua = out.findings.find((f) => f.kind === 'unsupported-argument')!;
       expect(ua.grounding).toBe('assistant-only');
       expect(String(ua.message)).toContain('its own earlier answer');
@@ -52,13 +77,13 @@ describe('check over the recorded stacks', () => {
     it(`${stack.library} clean-control: no finding`, () => {
       const out = check(stack.library, 'clean-control');
       expect(out.findings).toEqual([]);
-      expect(out.summary).toMatch(/on 3 LLM requests in 1 trace/);
+      expect(out.summary).toMatch(stack.backupTriage?.length === 0 ? /on 3 LLM requests in 3 traces/ : /on 3 LLM requests in 1 trace/);
       if (!stack.toolDefinitions) expect(out.summary).toContain('tool definitions were not recorded');
     });
   }
 
   /** Stacks recorded with the refused-read pair (a tool_result with is_error: true). */
-  for (const stack of RECORDED_STACKS.filter((s) => s.library.endsWith('-anthropic'))) {
+  for (const stack of RECORDED_STACKS.filter((s) => s.refused !== false)) {
     it(`${stack.library} refused-read: refusal-asserts-absence on backup_jobs, read from the tool span (the app's execute_tool, or the SDK's ai.toolCall)`, () => {
       const out = check(stack.library, 'refused-read');
       expect(out.findings.map((f) => [f.kind, f.toolName, f.toolCallId])).toEqual([['refusal-asserts-absence', 'backup_jobs', 'call_rr_003']]);

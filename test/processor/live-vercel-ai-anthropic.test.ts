@@ -48,7 +48,7 @@ async function run(scenario: Scenario, checks = true): Promise<Pipeline> {
       t.function.name,
       tool({
         description: t.function.description,
-        inputSchema: jsonSchema(t.function.parameters as Parameters<typeof jsonSchema>[0]),
+        inputSchema: jsonSchema(t.function.parameters as unknown as Parameters<typeof jsonSchema>[0]),
         execute: async (_input: unknown, { toolCallId }: { toolCallId: string }) => JSON.parse(resultOf(toolCallId)) as unknown,
       }),
     ]),

@@ -1,0 +1,212 @@
+// sdk-conversation: what footprint costs per request as a conversation grows. 1 -> 80 turns, each
+// turn an agent turn (invoke_agent + chat + 3 execute_tool) through a real BasicTracerProvider;
+// the chat window repeats the whole history (~2 KB new a turn, ~160 KB at turn 80) and its calls'
+// arguments are grounded in the newest and the oldest messages (bench/workload.mjs).
+// Honest to the user's case: the BSP-alone baseline and footprint each run in a process of their
+// own (footprint's state would inflate a shared heap), alternating B F B F ..., CONVERSATIONS
+// conversations stepped turn by turn, the same turns in both (no time cap), gc() between rounds.
+// Measures the CPU time (process.cpuUsage) of each turn step. Footprint's cost at turn t is the
+// median footprint run minus the median baseline run; `ratio` = cost at turn 80 / at turn 5, each
+// the mean of the 5 turns around it (76-80, 3-7). Target ≤ 2.
+// Usage: node bench/sdk-conversation.mjs            (parent: spawns the runs, prints, emits)
+//        node bench/sdk-conversation.mjs child bsp|footprint [DIST]   (one run; prints JSON)
+//        node bench/sdk-conversation.mjs ab DIST_A DIST_B   (two builds of footprint: runs B, A, B' …
+//          alternately, each in its own process, and prints each one's cost at the checkpoints)
+// BENCH_CONV_RUNS (3), BENCH_CONV_CONVERSATIONS (20), BENCH_CONV_ROUNDS (3) override the sizes.
+
+import { spawn } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import { ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BENCH_DECLARATIONS, conversationTurns } from './workload.mjs';
+import { emit, isMain, median, noopExporter, round, yieldToLoop } from './lib.mjs';
+
+export const TURNS = 80;
+const CONVERSATIONS = Number(process.env.BENCH_CONV_CONVERSATIONS ?? 20);
+const ROUNDS = Number(process.env.BENCH_CONV_ROUNDS ?? 3);
+const RUNS = Number(process.env.BENCH_CONV_RUNS ?? 3);
+const SPANS_PER_TURN = 5;
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+
+function agentTurn(tracer, conversationId, content) {
+  const root = tracer.startSpan('invoke_agent backup-triage', {
+    kind: SpanKind.INTERNAL,
+    attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'backup-triage', 'gen_ai.conversation.id': conversationId, 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'gpt-4o-mini' },
+  });
+  const ctx = trace.setSpan(ROOT_CONTEXT, root);
+  const chat = tracer.startSpan('chat gpt-4o-mini', { kind: SpanKind.CLIENT, attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'gpt-4o-mini' } }, ctx);
+  chat.setAttributes({
+    'gen_ai.input.messages': JSON.stringify(content.input),
+    'gen_ai.output.messages': JSON.stringify(content.output),
+    'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
+    'gen_ai.response.finish_reasons': ['tool_calls'],
+  });
+  chat.end();
+  for (const call of content.toolCalls) {
+    const t = tracer.startSpan(`execute_tool ${call.name}`, { kind: SpanKind.INTERNAL, attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': call.name, 'gen_ai.tool.call.id': call.id, 'gen_ai.tool.type': 'function', 'gen_ai.tool.call.arguments': JSON.stringify(call.arguments) } }, ctx);
+    t.setAttribute('gen_ai.tool.call.result', JSON.stringify({ status: 'ok', last_backup: '2024-05-01T02:00:00Z' }));
+    t.end();
+  }
+  root.end();
+}
+
+const cpuMicros = () => {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+};
+
+/**
+ * One run of one variant: ROUNDS rounds (plus one untimed warm-up of a few conversations), each
+ * CONVERSATIONS conversations stepped turn by turn; returns per round the CPU µs of each turn step
+ * (all conversations' turn t), and the processor's stats of the last round.
+ */
+async function childRun(variant, dist, { conversations = CONVERSATIONS, rounds = ROUNDS } = {}) {
+  const { FootprintSpanProcessor } = await import(pathToFileURL(resolve(dist, 'index.js')).href);
+  // Contents built before timing: the app's own message objects (stringified at span end, timed).
+  const contents = Array.from({ length: conversations }, (_, c) => {
+    const next = conversationTurns(c);
+    return Array.from({ length: TURNS }, (_, t) => next(t + 1));
+  });
+  const perRound = [];
+  let stats = null;
+  for (let r = -1; r < rounds; r++) {
+    const exporter = noopExporter();
+    const bsp = new BatchSpanProcessor(exporter);
+    const fp = variant === 'footprint' ? new FootprintSpanProcessor({ next: bsp, declarations: BENCH_DECLARATIONS }) : null;
+    const provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': 'bench-agent' }), spanProcessors: [fp ?? bsp] });
+    const tracer = provider.getTracer('bench-agent-app', '1.0.0');
+    const n = r < 0 ? Math.min(4, conversations) : conversations;
+    const steps = new Array(TURNS).fill(0);
+    for (let t = 0; t < TURNS; t++) {
+      const t0 = cpuMicros();
+      for (let c = 0; c < n; c++) agentTurn(tracer, `conv-${r}-${c}`, contents[c][t]);
+      await yieldToLoop(); // the BSP exports as an app's event loop would let it
+      steps[t] = cpuMicros() - t0;
+    }
+    await provider.forceFlush();
+    if (exporter.exported !== n * TURNS * SPANS_PER_TURN) throw new Error(`sdk-conversation: exported ${exporter.exported} of ${n * TURNS * SPANS_PER_TURN}`);
+    if (fp) stats = fp.stats();
+    await provider.shutdown();
+    if (r >= 0) perRound.push(steps);
+    globalThis.gc?.();
+  }
+  // A round's turn step, per conversation; the run's figure for turn t is the median over rounds.
+  const perTurn = Array.from({ length: TURNS }, (_, t) => median(perRound.map((s) => s[t])) / conversations);
+  return { variant, conversations, rounds, perTurn, stats: stats && { agentSpans: stats.agentSpans, annotated: stats.annotated, errors: stats.errors, core: stats.core } };
+}
+
+function spawnChild(variant, dist) {
+  return new Promise((res, rej) => {
+    const child = spawn(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), 'child', variant, dist], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('exit', (code) => {
+      const line = out.split('\n').find((l) => l.startsWith('CONV-RUN '));
+      if (code !== 0 || !line) rej(new Error(`sdk-conversation child ${variant} exited ${code}`));
+      else res(JSON.parse(line.slice('CONV-RUN '.length)));
+    });
+  });
+}
+
+/** Mean of perTurn over turns [from, to] (1-based, inclusive). */
+const around = (perTurn, from, to) => {
+  let s = 0;
+  for (let t = from; t <= to; t++) s += perTurn[t - 1];
+  return s / (to - from + 1);
+};
+
+export const CHECKPOINTS = [1, 5, 10, 20, 40, 60, 80];
+const windowOf = (t) => (t <= 2 ? [t, t] : t >= TURNS - 2 ? [TURNS - 4, TURNS] : [t - 2, t + 2]);
+
+/**
+ * Runs `runs` baseline and `runs` footprint processes alternately (B F B F ...), each variant's
+ * footprint from `dist` (default ../dist). Returns the curve and the ratio.
+ */
+export async function sdkConversation({ runs = RUNS, dist = resolve(HERE, '../dist') } = {}) {
+  const bsp = [];
+  const fp = [];
+  for (let i = 0; i < runs; i++) {
+    bsp.push(await spawnChild('bsp', dist));
+    fp.push(await spawnChild('footprint', dist));
+  }
+  const med = (rs) => Array.from({ length: TURNS }, (_, t) => median(rs.map((r) => r.perTurn[t])));
+  const base = med(bsp);
+  const withFp = med(fp);
+  const cost = withFp.map((x, t) => x - base[t]);
+  const at = (t) => around(cost, ...windowOf(t));
+  const sample = contentsSizes();
+  const ratio = at(80) / at(5);
+  const totalFp = cost.reduce((a, b) => a + b, 0);
+  const totalBase = base.reduce((a, b) => a + b, 0);
+  return {
+    turns: TURNS,
+    conversationsPerRound: fp[0].conversations,
+    roundsPerRun: fp[0].rounds,
+    runsPerVariant: runs,
+    windowJsonBytes: { turn1: sample[0], turn5: sample[4], turn80: sample[TURNS - 1] },
+    newBytesPerTurn: round((sample[TURNS - 1] - sample[4]) / (TURNS - 5), 0),
+    // µs per request (one conversation's turn), around each checkpoint turn.
+    checkpoints: CHECKPOINTS.map((t) => ({ turn: t, turns: windowOf(t), usBsp: round(around(base, ...windowOf(t)), 1), usFootprint: round(around(withFp, ...windowOf(t)), 1), usCost: round(at(t), 1) })),
+    // A whole 80-turn conversation: footprint's CPU ms against the app + SDK's own.
+    conversationMs: { bsp: round(totalBase / 1e3, 2), footprint: round(totalFp / 1e3, 2) },
+    runsCostAt80: fp.map((r, i) => round(around(r.perTurn, 76, 80) - around(bsp[i].perTurn, 76, 80), 1)),
+    runsCostAt5: fp.map((r, i) => round(around(r.perTurn, 3, 7) - around(bsp[i].perTurn, 3, 7), 1)),
+    processorStats: fp[fp.length - 1].stats,
+    ratio: round(ratio, 2),
+    target: 'per-request cost at turn 80 / at turn 5 ≤ 2 (equal new content per turn)',
+    met: ratio <= 2,
+  };
+}
+
+function contentsSizes() {
+  const next = conversationTurns(0);
+  return Array.from({ length: TURNS }, (_, t) => JSON.stringify(next(t + 1).input).length);
+}
+
+/** Two builds side by side: baseline, A and B each in its own process, alternating, `runs` times. */
+export async function abConversation(distA, distB, { runs = RUNS } = {}) {
+  const bsp = [];
+  const a = [];
+  const b = [];
+  for (let i = 0; i < runs; i++) {
+    bsp.push(await spawnChild('bsp', distA));
+    if (i % 2 === 0) {
+      a.push(await spawnChild('footprint', distA));
+      b.push(await spawnChild('footprint', distB));
+    } else {
+      b.push(await spawnChild('footprint', distB));
+      a.push(await spawnChild('footprint', distA));
+    }
+  }
+  const med = (rs) => Array.from({ length: TURNS }, (_, t) => median(rs.map((r) => r.perTurn[t])));
+  const base = med(bsp);
+  const costs = (rs) => {
+    const m = med(rs);
+    const perRun = (t) => rs.map((r, i) => round(around(r.perTurn, ...windowOf(t)) - around(bsp[i].perTurn, ...windowOf(t)), 1));
+    return CHECKPOINTS.map((t) => ({ turn: t, median: round(around(m, ...windowOf(t)) - around(base, ...windowOf(t)), 1), runs: perRun(t) }));
+  };
+  return { runs, a: costs(a), b: costs(b), bsp: CHECKPOINTS.map((t) => round(around(base, ...windowOf(t)), 1)) };
+}
+
+if (isMain(import.meta.url)) {
+  if (process.argv[2] === 'ab') {
+    const r = await abConversation(resolve(process.argv[3]), resolve(process.argv[4]));
+    console.log(`A = ${process.argv[3]}, B = ${process.argv[4]}; footprint's cost per request (µs; median of ${r.runs} runs, then each run = its own process minus the baseline run beside it)`);
+    for (let i = 0; i < CHECKPOINTS.length; i++) {
+      const [x, y] = [r.a[i], r.b[i]];
+      console.log(`  turn ${String(x.turn).padStart(2)}: BSP ${r.bsp[i]}  A ${x.median} [${x.runs.join(', ')}]  B ${y.median} [${y.runs.join(', ')}]`);
+    }
+    console.log(`  cost at 80 / at 5: A ${round(r.a[6].median / r.a[1].median, 2)}, B ${round(r.b[6].median / r.b[1].median, 2)}`);
+  } else if (process.argv[2] === 'child') {
+    const r = await childRun(process.argv[3], process.argv[4] ?? resolve(HERE, '../dist'));
+    console.log(`CONV-RUN ${JSON.stringify(r)}`);
+  } else {
+    const r = await sdkConversation();
+    console.log(`sdk-conversation: ${r.turns} turns, ${r.conversationsPerRound} conversations x ${r.roundsPerRun} rounds per run, ${r.runsPerVariant} runs per variant (each in its own process); window ${r.windowJsonBytes.turn5} B at turn 5, ${r.windowJsonBytes.turn80} B at turn 80 (+${r.newBytesPerTurn} B a turn)`);
+    for (const c of r.checkpoints) console.log(`  turn ${String(c.turn).padStart(2)} (${c.turns.join('-')}): BSP ${c.usBsp} µs, +footprint ${c.usFootprint} µs, footprint's cost ${c.usCost} µs per request`);
+    console.log(`  whole conversation: app+SDK ${r.conversationMs.bsp} ms, footprint ${r.conversationMs.footprint} ms; cost at 80 / at 5 = ${r.ratio} (${r.target}); per run at 5: ${r.runsCostAt5.join(', ')} µs, at 80: ${r.runsCostAt80.join(', ')} µs`);
+    emit('sdk-conversation', r);
+  }
+}

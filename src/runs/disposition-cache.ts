@@ -1,0 +1,38 @@
+// Disposition events by tally signature (issue 11): most turns of an app have the same counts and
+// reasons, so the sentence and the checks JSON are built once per distinct set of rows, not per
+// turn. Bounded (oldest signature dropped first); each event gets its own attributes object.
+// Must give exactly what dispositionEvent gives for the same rows, request count and byte bound.
+
+import type { CheckTally } from '../model/finding.js';
+import type { Attributes, SpanEventData } from '../model/telemetry.js';
+import { dispositionEvent } from '../findings/disposition.js';
+import { EVENT_DISPOSITION } from '../findings/names.js';
+
+/** Distinct signatures kept. */
+const MAX_SIGNATURES = 256;
+
+/** Every field dispositionEvent reads, in order, so equal signatures give equal events. */
+function signature(rows: readonly CheckTally[], llmRequests: number, maxBytes: number): string {
+  let s = `${llmRequests}\u0001${maxBytes}`;
+  for (const r of rows) {
+    s += `\u0001${r.check}\u0002${r.seam}\u0002${r.checked}\u0002${r.findings}\u0002${r.notApplicable}\u0002${r.unreachable}`;
+    for (const k in r.unreachableReasons) s += `\u0003${k}\u0004${r.unreachableReasons[k]}`;
+  }
+  return s;
+}
+
+export class DispositionCache {
+  private readonly map = new Map<string, Attributes>();
+
+  event(rows: readonly CheckTally[], llmRequests: number, time: bigint, maxBytes: number): SpanEventData {
+    const key = signature(rows, llmRequests, maxBytes);
+    const hit = this.map.get(key);
+    if (hit) {
+      return { name: EVENT_DISPOSITION, timeUnixNano: time, attributes: { ...hit } };
+    }
+    const ev = dispositionEvent(rows, llmRequests, time, maxBytes);
+    if (this.map.size >= MAX_SIGNATURES) this.map.delete(this.map.keys().next().value!);
+    this.map.set(key, { ...ev.attributes });
+    return ev;
+  }
+}

@@ -1,0 +1,104 @@
+// The one codec between a conversation's in-memory state (ConversationState) and the compact
+// snapshot a shared store keeps: versioned JSON, bigints and bytes tagged, derived fields
+// (servedTexts) rebuilt on decode. `pendingChoice` is never stored: it holds a closure and a whole
+// frame, and only matters to a tool declaration arriving on the same instance moments later.
+// Must never throw at a caller: a snapshot that does not parse, or is of another version, decodes
+// to undefined (the turn is then judged without that history, never with a guessed one).
+
+import { z } from 'zod';
+import type { ConversationState } from '../runs/conversations.js';
+import { servedKey } from '../runs/conversations.js';
+
+/** Bumped whenever the snapshot's shape changes; a snapshot of another version is not read. */
+export const CODEC_VERSION = 1;
+
+/**
+ * Every ConversationState field and how the codec treats it. A field added to the interface
+ * without an entry here fails to compile (and the round-trip test compares the keys).
+ */
+export const CODEC_FIELDS: Record<keyof ConversationState, 'stored' | 'derived' | 'not-stored'> = {
+  key: 'stored',
+  requests: 'stored',
+  served: 'stored',
+  servedTexts: 'derived',
+  resultTools: 'stored',
+  chosen: 'stored',
+  ledger: 'stored',
+  pendingChoice: 'not-stored',
+  bytes: 'stored',
+  incomplete: 'stored',
+};
+
+const Snapshot = z.object({
+  v: z.literal(CODEC_VERSION),
+  k: z.string(),
+  r: z.number().int().nonnegative(),
+  s: z.array(z.object({ source: z.string(), message: z.number(), text: z.string(), request: z.number() }).passthrough()),
+  t: z.array(z.string()),
+  c: z.array(z.tuple([z.string(), z.number(), z.string()])),
+  l: z.array(z.object({ span: z.object({ traceId: z.string(), spanId: z.string() }).passthrough(), traceId: z.string(), toolName: z.string(), outcome: z.string() }).passthrough()),
+  b: z.number().nonnegative(),
+  i: z.boolean(),
+});
+
+const TAG = '$fp';
+
+function replacer(this: unknown, _k: string, v: unknown): unknown {
+  if (typeof v === 'bigint') return { [TAG]: 'n', v: v.toString() };
+  if (v instanceof Uint8Array) return { [TAG]: 'u8', v: Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64') };
+  if (v === undefined) return { [TAG]: 'u' };
+  return v;
+}
+
+function reviver(_k: string, v: unknown): unknown {
+  if (v !== null && typeof v === 'object' && !Array.isArray(v) && TAG in v) {
+    const o = v as Record<string, unknown>;
+    if (o[TAG] === 'n' && typeof o.v === 'string') return BigInt(o.v);
+    if (o[TAG] === 'u8' && typeof o.v === 'string') return new Uint8Array(Buffer.from(o.v, 'base64'));
+    if (o[TAG] === 'u') return undefined;
+  }
+  return v;
+}
+
+/** The snapshot of a state, as a string for the store. */
+export function encodeConversation(s: ConversationState): string {
+  const snap = {
+    v: CODEC_VERSION,
+    k: s.key,
+    r: s.requests,
+    s: s.served,
+    t: [...s.resultTools],
+    c: [...s.chosen].map(([id, c]) => [id, c.request, c.toolName]),
+    l: s.ledger,
+    // The pending choice is not stored, so neither are its bytes.
+    b: s.bytes - (s.pendingChoice?.bytes ?? 0),
+    i: s.incomplete,
+  };
+  return JSON.stringify(snap, replacer);
+}
+
+/** The state a snapshot holds, or undefined when it is not one this version can read. */
+export function decodeConversation(text: string): ConversationState | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text, reviver);
+  } catch {
+    return undefined;
+  }
+  const p = Snapshot.safeParse(raw);
+  if (!p.success) return undefined;
+  const d = p.data;
+  // JSON.parse's reviver drops a key whose value revives to undefined, as the state never had it.
+  const served = d.s as unknown as ConversationState['served'];
+  return {
+    key: d.k,
+    requests: d.r,
+    served,
+    servedTexts: new Set(served.map((x) => servedKey(x.text))),
+    resultTools: new Set(d.t),
+    chosen: new Map(d.c.map(([id, request, toolName]) => [id, { request, toolName }])),
+    ledger: d.l as unknown as ConversationState['ledger'],
+    bytes: d.b,
+    incomplete: d.i,
+  };
+}

@@ -1,0 +1,67 @@
+// Merges two versions of one conversation's state that grew apart from a common base: the store's
+// (another instance wrote it) and this instance's (analysed since it last read or wrote the base).
+// The result holds the store's state plus whatever this instance added since the base, its
+// requests numbered after the store's: the union of served strings, result tools, chosen calls and
+// ledger rows, ordered by request (ledger rows by when they ran). Pure; never drops a store row.
+
+import type { ConversationState } from '../runs/conversations.js';
+import { servedKey } from '../runs/conversations.js';
+import type { LedgerRow } from '../model/ledger.js';
+
+const rowId = (r: LedgerRow) => `${r.span.traceId}/${r.span.spanId}/${r.callId ?? ''}`;
+const textBytes = (t: string) => t.length * 2 + 64;
+
+function ledgerBytes(r: LedgerRow): number {
+  try {
+    return textBytes(JSON.stringify([r.result, r.arguments], (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? '');
+  } catch {
+    return 128;
+  }
+}
+
+/**
+ * `store`: the state the store holds now. `local`: this instance's. `baseRequests`: the requests
+ * of the state both grew from (what this instance last read or wrote); local requests past it are
+ * this instance's own additions.
+ */
+export function mergeConversation(store: ConversationState, local: ConversationState, baseRequests: number): ConversationState {
+  const added = Math.max(0, local.requests - baseRequests);
+  const offset = Math.max(0, store.requests - baseRequests);
+  const shift = (request: number) => (request > baseRequests ? request + offset : request);
+  const out: ConversationState = {
+    key: store.key,
+    requests: store.requests + added,
+    served: [...store.served],
+    servedTexts: new Set(store.servedTexts),
+    resultTools: new Set([...store.resultTools, ...local.resultTools]),
+    chosen: new Map(store.chosen),
+    ledger: [...store.ledger],
+    bytes: store.bytes,
+    incomplete: store.incomplete || local.incomplete,
+  };
+  for (const s of local.served) {
+    const k = servedKey(s.text);
+    if (out.servedTexts.has(k)) continue;
+    out.servedTexts.add(k);
+    out.served.push({ ...s, request: shift(s.request) });
+    out.bytes += textBytes(s.text);
+  }
+  out.served.sort((a, b) => a.request - b.request);
+  for (const [id, c] of local.chosen) {
+    if (out.chosen.has(id)) continue;
+    out.chosen.set(id, { ...c, request: shift(c.request) });
+    out.bytes += 96;
+  }
+  const have = new Set(out.ledger.map(rowId));
+  for (const r of local.ledger) {
+    if (have.has(rowId(r))) continue;
+    out.ledger.push(r.request !== undefined ? { ...r, request: shift(r.request) } : r);
+    out.bytes += ledgerBytes(r);
+  }
+  out.ledger.sort((a, b) => (a.startTimeUnixNano < b.startTimeUnixNano ? -1 : a.startTimeUnixNano > b.startTimeUnixNano ? 1 : 0));
+  if (local.pendingChoice) {
+    out.pendingChoice = local.pendingChoice;
+    out.bytes += local.pendingChoice.bytes;
+  }
+  return out;
+}

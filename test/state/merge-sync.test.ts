@@ -1,0 +1,79 @@
+// Conflicts between instances, on the in-process store (no redis needed): two cores that analysed
+// different turns of one conversation from the same base both write; the second write meets the
+// first's newer version, reads it and merges, so the store ends with the union of both (requests
+// numbered after the store's), and neither write is lost. Plus merge's own ordering rules.
+import { describe, expect, it } from 'vitest';
+import { MemoryStateStore, storeKey } from '../../src/state/store.js';
+import { decodeConversation } from '../../src/state/conversation-codec.js';
+import { mergeConversation } from '../../src/state/merge.js';
+import type { ConversationState } from '../../src/runs/conversations.js';
+import { servedKey } from '../../src/runs/conversations.js';
+import { conversationCopy, instance, send } from './helpers.js';
+import { metricSum, parseMetrics } from '../service/helpers.js';
+import * as N from '../../src/service/names.js';
+
+function state(key: string, requests: number, served: [string, number][], calls: [string, number][]): ConversationState {
+  const s = served.map(([text, request]) => ({ source: 'tool-result' as const, message: 1, text, request }));
+  return {
+    key,
+    requests,
+    served: s,
+    servedTexts: new Set(s.map((x) => servedKey(x.text))),
+    resultTools: new Set(['t']),
+    chosen: new Map(calls.map(([id, request]) => [id, { request, toolName: 't' }])),
+    ledger: calls.map(([id, request], i) => ({ span: { traceId: 'a'.repeat(32), spanId: id.padStart(16, '0') }, traceId: 'a'.repeat(32), request, toolName: 't', callId: id, arguments: {}, result: [], outcome: 'ran' as const, reading: { emptiness: 'undeclared-empty' as const, shape: 'array' as const }, startTimeUnixNano: BigInt(request * 10 + i) })),
+    bytes: 100,
+    incomplete: false,
+  };
+}
+
+describe('merge of two versions grown from one base', () => {
+  it('keeps every store row and appends the local additions numbered after the store', () => {
+    const base: [string, number][] = [['alpha', 1]];
+    const store = state('k', 2, [...base, ['beta', 2]], [['c1', 1], ['c2', 2]]);
+    const local = state('k', 2, [...base, ['gamma', 2]], [['c1', 1], ['c3', 2]]);
+    const m = mergeConversation(store, local, 1);
+    expect(m.requests).toBe(3);
+    expect(m.served.map((s) => [s.text, s.request])).toEqual([['alpha', 1], ['beta', 2], ['gamma', 3]]);
+    expect([...m.chosen].map(([id, c]) => [id, c.request])).toEqual([['c1', 1], ['c2', 2], ['c3', 3]]);
+    expect(m.ledger.map((r) => [r.callId, r.request])).toEqual([['c1', 1], ['c2', 2], ['c3', 3]]);
+    expect(m.servedTexts.has(servedKey('gamma'))).toBe(true);
+  });
+});
+
+type Entries = { map: { pairs(): [string, { snapshot: string; version: number }][] } };
+function storedOf(store: MemoryStateStore, conversationId: string): { state: ConversationState; version: number; key: string } {
+  const hit = (store as unknown as Entries).map.pairs().find(([k]) => k.includes(`:c:${encodeURIComponent(conversationId)}}`));
+  if (!hit) throw new Error('conversation not stored');
+  return { state: decodeConversation(hit[1].snapshot)!, version: hit[1].version, key: hit[0] };
+}
+
+describe('concurrent writes through the sync (in-process store)', () => {
+  it('two instances writing the same conversation from one base: the store holds both turns, nothing lost', async () => {
+    // Reference: one instance, turns in order.
+    const alone = new MemoryStateStore({ maxEntries: 100, ttlMs: 60_000 });
+    const ref = conversationCopy('openinference-openai', 6);
+    const one = instance({ store: alone });
+    for (const t of ref.turns) await send(one, t);
+    const expected = storedOf(alone, ref.conversationId).state;
+
+    const shared = new MemoryStateStore({ maxEntries: 100, ttlMs: 60_000 });
+    const a = instance({ store: shared });
+    const b = instance({ store: shared });
+    const conv = conversationCopy('openinference-openai', 7);
+    shared.delayMs = 5; // both reads land before either write
+    // Both read the empty base and analyse a different turn of the conversation at the same time.
+    await Promise.all([send(a, conv.turns[0]!), send(b, conv.turns[1]!)]);
+    const got = storedOf(shared, conv.conversationId);
+    // Two writes from the same base: the second met the first's version, merged and wrote version 2.
+    expect(got.version).toBe(2);
+    const conflicts = async (i: typeof a) => metricSum(parseMetrics((await i.metrics.text()).body), N.M_STATE_STORE_OPS, 'outcome="conflict"');
+    expect((await conflicts(a)) + (await conflicts(b))).toBe(1);
+    expect(storeKey(got.state.key)).toBe(got.key);
+    expect(got.state.requests).toBe(expected.requests);
+    expect(new Set(got.state.ledger.map((r) => r.traceId))).toEqual(new Set(conv.turns.map((t) => t.traceId)));
+    expect(got.state.ledger.map((r) => r.callId)).toEqual(expected.ledger.map((r) => r.callId));
+    expect(new Set(got.state.served.map((s) => s.text))).toEqual(new Set(expected.served.map((s) => s.text)));
+    expect(new Set(got.state.chosen.keys())).toEqual(new Set(expected.chosen.keys()));
+  });
+});
