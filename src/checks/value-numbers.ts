@@ -7,6 +7,7 @@
 // states, never read a number out of an identifier, never do I/O: pure, bounded by its callers.
 
 import { textLeaves } from './value-forms.js';
+import { besideCurrency, decimalCommaNumber } from './data-tokens.js';
 
 /** A number a window served, with the source (position in the caller's list) that served it. */
 export interface ServedNumber {
@@ -23,16 +24,27 @@ export interface NumberPool {
   truncated: boolean;
 }
 
-/** A number in text: thousands-grouped or plain, not glued to a word, an id, a date, a time or a version. */
-const TEXT_NUMBER = /(?<![\w.\-:/])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?!\d|[-:/]\d|\.\d|,\d{3}(?!\d))/g;
+/**
+ * A number in text: decimal-comma (`4.850,00`; `12,50` beside a currency, see data-tokens),
+ * thousands-grouped or plain, not glued to a word, an id, a date, a time or a version.
+ */
+const TEXT_NUMBER = /(?<![\w.\-:/])(\d{1,3}(?:\.\d{3})+,\d{1,2}(?![\d.,])|\d+,\d{1,2}(?![\d.,])|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?!\d|[-:/]\d|\.\d|,\d{3}(?!\d))/g;
 
 /** The numbers of one source text, in order (duplicates included). */
 export function numbersOfText(text: string, visit: (value: number, written: string) => boolean): void {
   textLeaves(text, (leaf) => {
     if (typeof leaf === 'number') return visit(leaf, String(leaf));
-    for (const m of leaf.normalize('NFKC').matchAll(TEXT_NUMBER)) {
-      const value = Number(m[1]!.replace(/,/g, ''));
-      if (Number.isFinite(value) && !visit(value, m[1]!)) return false;
+    const s = leaf.normalize('NFKC');
+    for (const m of s.matchAll(TEXT_NUMBER)) {
+      const written = m[1]!;
+      const decimal = decimalCommaNumber(written, besideCurrency(s, m.index, m.index + written.length));
+      if (decimal === undefined && /^\d+,\d{1,2}$/.test(written)) {
+        // `12,5` with no currency beside it is two numbers, as it always was.
+        for (const part of written.split(',')) if (!visit(Number(part), part)) return false;
+        continue;
+      }
+      const value = Number(decimal ?? written.replace(/,/g, ''));
+      if (Number.isFinite(value) && !visit(value, written)) return false;
     }
     return true;
   });
@@ -89,9 +101,12 @@ export function hedgedIn(text: string, raw: string): boolean {
 
 /** The number an answer token states (`41,200`, `2048MB`, `99.95`), or undefined. */
 export function answerNumber(raw: string, hedged: boolean): AnswerNumber | undefined {
-  const m = FIRST_NUMBER.exec(raw);
-  if (!m) return undefined;
-  const written = m[0].replace(/,/g, '');
+  // A token the data tokens read as decimal-comma (`4.850,00`, or `12,50` beside a currency) is
+  // only ever whole in that reading: the bare `\d+,\d{1,2}` shape is never a token otherwise.
+  const decimal = decimalCommaNumber(raw, true);
+  const first = decimal ?? FIRST_NUMBER.exec(raw)?.[0];
+  if (first === undefined) return undefined;
+  const written = first.replace(/,/g, '');
   const value = Number(written);
   if (!Number.isFinite(value)) return undefined;
   const [whole, frac = ''] = written.split('.');

@@ -1,13 +1,29 @@
 // More quality cases for issue 9 §5 and §6, for rules the first corpus lacked: phones by digits,
 // hedged rounding, a value the user gave in an earlier turn (the window no longer holds it), a
-// wrong clock time, a total that does not add up, a wrong phone, and `rowsAt` as a JSON pointer.
+// wrong clock time, a total that does not add up, a wrong phone, and `rowsAt` as a JSON pointer;
+// decimal-comma amounts (`4.850,00 €`) read as one number against served JSON numbers.
 // Data only; expectations come from the issue's rules, never from what the checks do today.
 
-import type { CaseSpec } from '../spec.js';
+import type { CaseSpec, ToolDefinition } from '../spec.js';
 import { BACKUP_SYSTEM, MACHINES, ORDER_SYSTEM, declarations, declare, offer } from './common.js';
 
 const VOLUMES = { machine_id: 'srv-db-04', volumes: [{ volume: 'vol-db-04a', size_gb: 1840, peak_iops: 38200 }, { volume: 'vol-db-04b', size_gb: 920, peak_iops: 12750 }] };
 const CUSTOMER = { customer_id: 40213, name: 'Dana Whitfield', email: 'dana.whitfield@example.com', phone: '+14155550132' };
+
+const SUPPLIER_SYSTEM = 'Sie sind der Einkaufsassistent der Brenner Maschinenbau GmbH. Antworten Sie nur aus Werkzeugergebnissen, Beträge im deutschen Format.';
+const SUPPLIER_TOOLS: Record<string, ToolDefinition> = {
+  get_invoice: {
+    description: 'One supplier invoice with its net, VAT and gross amounts in EUR.',
+    parameters: { type: 'object', properties: { invoice_no: { type: 'string', description: 'Invoice number, e.g. RE-2026-11873.' } }, required: ['invoice_no'], additionalProperties: false },
+  },
+};
+const supplierBase = {
+  system: SUPPLIER_SYSTEM,
+  tools: SUPPLIER_TOOLS,
+  declarations: declarations([['get_invoice', { readOnly: true, inputSchema: SUPPLIER_TOOLS['get_invoice']!.parameters }]]),
+};
+const INVOICE = { invoice_no: 'RE-2026-11873', supplier: 'Kessler Hydraulik AG', net_eur: 4075.63, vat_eur: 774.37, gross_eur: 4850, weight_kg: 1234.5, due: '2026-12-15' };
+const invoiceSteps = [{ calls: [{ name: 'get_invoice', args: { invoice_no: 'RE-2026-11873' }, result: INVOICE }] }];
 
 const volumesBase = {
   system: BACKUP_SYSTEM,
@@ -181,6 +197,40 @@ export const MORE_VALUE_CASES: CaseSpec[] = [
           },
         ],
         answer: 'srv-db-04 uses 1840 GB and srv-web-11 uses 96.5 GB; both were backed up in the last two days.',
+      },
+    ],
+  },
+  {
+    name: 'uv-defect-decimal-comma-amount-wrong',
+    shape: 'traceloop',
+    check: 'unsupported-value',
+    class: 'a German-format gross amount "4.950,00 €" against a served JSON number gross_eur 4850',
+    kind: 'defect',
+    note: '"4.950,00" is one decimal-comma number, 4950; the invoice served 4850. Net and VAT are right, the gross is not.',
+    expect: [{ check: 'unsupported-value', value: '4.950,00' }],
+    ...supplierBase,
+    turns: [
+      {
+        user: 'Wie hoch ist die Rechnung RE-2026-11873 von Kessler?',
+        steps: invoiceSteps,
+        answer: 'Rechnung RE-2026-11873 von Kessler Hydraulik AG: netto 4.075,63 €, MwSt. 774,37 €, brutto 4.950,00 €, fällig am 15.12.2026.',
+      },
+    ],
+  },
+  {
+    name: 'uv-clean-decimal-comma-amounts',
+    shape: 'vercel',
+    check: 'unsupported-value',
+    class: 'German-format amounts and weight ("4.850,00 €", "4.075,63 €", "1.234,5 kg") meeting served JSON numbers 4850, 4075.63, 1234.5',
+    kind: 'clean',
+    note: 'Each decimal-comma figure is the served number written the German way.',
+    expect: [],
+    ...supplierBase,
+    turns: [
+      {
+        user: 'Was kostet die Lieferung RE-2026-11873 und wie schwer ist sie?',
+        steps: invoiceSteps,
+        answer: 'Die Rechnung RE-2026-11873 beträgt brutto 4.850,00 € (netto 4.075,63 €, MwSt. 774,37 EUR); die Lieferung wiegt 1.234,5 kg.',
       },
     ],
   },
