@@ -3,9 +3,9 @@
 // looks at a request to decide what to answer. Must never listen beyond loopback, and never
 // answer past its script (it says so with a 500).
 
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ReceivedRequest, ScriptedResponse } from './stub-openai.js';
+import { readBody, send, type ReceivedRequest, type ScriptedResponse } from './stub-openai.js';
 
 export interface StubAnthropic {
   /** e.g. `http://127.0.0.1:41234`: the `baseURL` for `@anthropic-ai/sdk`. */
@@ -15,7 +15,6 @@ export interface StubAnthropic {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 8 * 1024 * 1024;
 export const ANTHROPIC_MODEL = 'claude-haiku-4-5';
 
 /** A Messages API response: every scripted tool call is one `tool_use` block (several = parallel tool use). */
@@ -34,29 +33,6 @@ export function anthropicMessage(r: ScriptedResponse): Record<string, unknown> {
   };
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        reject(new Error('body too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 /** Starts the stub on 127.0.0.1, port 0 (the OS picks one). */
 export async function startStubAnthropic(script: readonly ScriptedResponse[]): Promise<StubAnthropic> {

@@ -60,13 +60,15 @@ function chatCompletion(r: ScriptedResponse, created: number): Record<string, un
   };
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
+/** Answers `body` as JSON (shared by the stubs). */
+export function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+/** The request body as text, refused past MAX_BODY (shared by the stubs). */
+export function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
