@@ -17,10 +17,10 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
-import { ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BENCH_DECLARATIONS, conversationTurns } from './workload.mjs';
+import { agentTurn } from './agent-turn.mjs';
 import { emit, isMain, median, noopExporter, round, yieldToLoop } from './lib.mjs';
 
 export const TURNS = 80;
@@ -30,27 +30,6 @@ const RUNS = Number(process.env.BENCH_CONV_RUNS ?? 3);
 const SPANS_PER_TURN = 5;
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 
-function agentTurn(tracer, conversationId, content) {
-  const root = tracer.startSpan('invoke_agent backup-triage', {
-    kind: SpanKind.INTERNAL,
-    attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'backup-triage', 'gen_ai.conversation.id': conversationId, 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'gpt-4o-mini' },
-  });
-  const ctx = trace.setSpan(ROOT_CONTEXT, root);
-  const chat = tracer.startSpan('chat gpt-4o-mini', { kind: SpanKind.CLIENT, attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'gpt-4o-mini' } }, ctx);
-  chat.setAttributes({
-    'gen_ai.input.messages': JSON.stringify(content.input),
-    'gen_ai.output.messages': JSON.stringify(content.output),
-    'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
-    'gen_ai.response.finish_reasons': ['tool_calls'],
-  });
-  chat.end();
-  for (const call of content.toolCalls) {
-    const t = tracer.startSpan(`execute_tool ${call.name}`, { kind: SpanKind.INTERNAL, attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': call.name, 'gen_ai.tool.call.id': call.id, 'gen_ai.tool.type': 'function', 'gen_ai.tool.call.arguments': JSON.stringify(call.arguments) } }, ctx);
-    t.setAttribute('gen_ai.tool.call.result', JSON.stringify({ status: 'ok', last_backup: '2024-05-01T02:00:00Z' }));
-    t.end();
-  }
-  root.end();
-}
 
 const cpuMicros = () => {
   const u = process.cpuUsage();

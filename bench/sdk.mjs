@@ -7,11 +7,12 @@
 //     3 calls with 5 string arguments each; µs per chat span (its whole turn), ratio ≤ 1.5.
 // Usage: node bench/sdk.mjs [ordinary|agent]   (both when no argument)
 
-import { context, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
+import { SpanKind } from '@opentelemetry/api';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { FootprintSpanProcessor } from '../dist/index.js';
 import { chatContent, AGENT_WINDOW_BYTES, BENCH_DECLARATIONS } from './workload.mjs';
+import { agentTurn } from './agent-turn.mjs';
 import { emit, interleaveBlocks, isMain, noopExporter, round, yieldToLoop } from './lib.mjs';
 
 const ORDINARY_SPANS = 100_000;
@@ -104,30 +105,8 @@ function agentContents() {
   return contents;
 }
 
-function agentTurn(tracer, conversationId, content) {
-  const root = tracer.startSpan('invoke_agent backup-triage', {
-    kind: SpanKind.INTERNAL,
-    attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'backup-triage', 'gen_ai.conversation.id': conversationId, 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'gpt-4o-mini' },
-  });
-  const ctx = trace.setSpan(ROOT_CONTEXT, root);
-  const chat = tracer.startSpan('chat gpt-4o-mini', { kind: SpanKind.CLIENT, attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': 'gpt-4o-mini' } }, ctx);
-  // What an instrumentation does when the response is in: the content as JSON strings.
-  chat.setAttributes({
-    'gen_ai.input.messages': JSON.stringify(content.input),
-    'gen_ai.output.messages': JSON.stringify(content.output),
-    'gen_ai.response.model': 'gpt-4o-mini-2024-07-18',
-    'gen_ai.response.finish_reasons': ['tool_calls'],
-    'gen_ai.usage.input_tokens': 10_412,
-    'gen_ai.usage.output_tokens': 96,
-  });
-  chat.end();
-  for (const call of content.toolCalls) {
-    const t = tracer.startSpan(`execute_tool ${call.name}`, { kind: SpanKind.INTERNAL, attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': call.name, 'gen_ai.tool.call.id': call.id, 'gen_ai.tool.type': 'function', 'gen_ai.tool.call.arguments': JSON.stringify(call.arguments) } }, ctx);
-    t.setAttribute('gen_ai.tool.call.result', JSON.stringify({ status: 'ok', last_backup: '2024-05-01T02:00:00Z' }));
-    t.end();
-  }
-  root.end();
-}
+/** The usage the sdk-agent workload's chat spans carry. */
+const AGENT_USAGE = { 'gen_ai.usage.input_tokens': 10_412, 'gen_ai.usage.output_tokens': 96 };
 
 const AGENT_BLOCKS = 30;
 let lastStats = null;
@@ -146,7 +125,7 @@ function agentRound(turns = AGENT_TURNS) {
   const fp = make(true);
   const block = async (p) => {
     for (let i = 0; i < per; i++, p.turn++) {
-      agentTurn(p.tracer, `conv-${Math.floor(p.turn / TURNS_PER_CONVERSATION)}`, cs[p.turn % cs.length]);
+      agentTurn(p.tracer, `conv-${Math.floor(p.turn / TURNS_PER_CONVERSATION)}`, cs[p.turn % cs.length], AGENT_USAGE);
       if ((i & 31) === 31) await yieldToLoop();
     }
     await yieldToLoop();
