@@ -194,7 +194,7 @@ export function checkExecution(ctx: SeamContext, state: ConversationState, ex: T
     : state.ledger
         .filter((r) => producers.has(r.toolName) && r.result !== undefined && r.outcome === 'ran')
         .map((r) => ({ toolName: r.toolName, ...(r.callId ? { callId: r.callId } : {}), text: resultText(r.result), ...(r.request !== undefined ? { request: r.request } : {}) }));
-  const userTexts = !resultEmpty ? [] : state.served.filter((s) => s.source === 'user').map((s) => s.text);
+  const userTexts = !resultEmpty ? [] : earlierUserTexts(state);
   const lookup = emptyLookups({ row, declaration, producerResults, userTexts, maxArgumentLeaves: ctx.limits.maxArgumentLeaves, quotedValueChars: ctx.limits.quotedValueChars });
   // Past its bounds the conversation's ledger is partial: "no earlier producer result" may only
   // mean the result was not kept, and the disposition says so instead of guessing.
@@ -250,7 +250,7 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
       // requests (a window that dropped them still answers a question the user asked with them).
       exemptTexts: [
         ...frame.served.filter((s) => s.source === 'system' || s.source === 'user').map((s) => s.text),
-        ...state.served.filter((s) => s.source === 'user').map((s) => s.text),
+        ...earlierUserTexts(state),
       ],
       writtenTexts: frame.written.map((w) => w.text),
       inputCaptured: true,
@@ -305,6 +305,11 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
 
 function notArmed(check: string): CheckTally {
   return { check, seam: 'answer', checked: 0, findings: 0, notApplicable: 1, unreachable: 0, unreachableReasons: {} };
+}
+
+/** The user messages the conversation's earlier requests were served (first sighting of each). */
+function earlierUserTexts(state: ConversationState): string[] {
+  return state.served.filter((s) => s.source === 'user').map((s) => s.text);
 }
 
 /** The window's last user message (this turn's question), as `userMessage` when there is one. */
