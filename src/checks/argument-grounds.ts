@@ -33,6 +33,20 @@ function isBoundary(c: string | undefined): boolean {
   return isTokenSeparator(c) || SEGMENT_SEPARATOR.has(c!);
 }
 
+/** `isBoundary` of every ASCII character, looked up by code (the hot loop of `occurrence`). */
+const ASCII_BOUNDARY = Uint8Array.from({ length: 128 }, (_, code) => (isBoundary(String.fromCharCode(code)) ? 1 : 0));
+/** `isBoundary(text[i])`, by char code for ASCII. */
+function boundaryAt(text: string, i: number): boolean {
+  if (i < 0 || i >= text.length) return true;
+  const code = text.charCodeAt(i);
+  return code < 128 ? ASCII_BOUNDARY[code] === 1 : isBoundary(text[i]);
+}
+/**
+ * A character neither ISO_TOKEN nor the punctuation `enclosingToken` strips can hold: a needle with
+ * one leaves it in its enclosing token, which is then never an ISO date.
+ */
+const NOT_ISO_CHAR = /[^0-9tz:.+\-?=&#@/\\]/;
+
 /** The whole token around `[start, end)` of `text`, trailing punctuation stripped. */
 export function enclosingToken(text: string, start: number, end: number): string {
   let a = start;
@@ -53,12 +67,15 @@ export function occurrence(text: string, needle: string): { whole: true } | { wh
   const first = i;
   const openStart = isBoundary(needle[0]);
   const openEnd = isBoundary(needle[needle.length - 1]);
+  // The enclosing token holds the needle, so it can be an ISO date only if the needle's characters can.
+  const mayBeIso = !NOT_ISO_CHAR.test(needle);
   while (i >= 0) {
-    const left = text[i - 1];
-    const right = text[i + needle.length];
-    if ((openStart || isBoundary(left)) && (openEnd || isBoundary(right))) return { whole: true };
-    if ((isBoundary(left) || ISO_PART_SEPARATOR.has(left!)) && (isBoundary(right) || ISO_PART_SEPARATOR.has(right!))) {
-      if (ISO_TOKEN.test(enclosingToken(text, i, i + needle.length))) return { whole: true };
+    const end = i + needle.length;
+    const leftBoundary = boundaryAt(text, i - 1);
+    const rightBoundary = boundaryAt(text, end);
+    if ((openStart || leftBoundary) && (openEnd || rightBoundary)) return { whole: true };
+    if (mayBeIso && (leftBoundary || ISO_PART_SEPARATOR.has(text[i - 1]!)) && (rightBoundary || ISO_PART_SEPARATOR.has(text[end]!))) {
+      if (ISO_TOKEN.test(enclosingToken(text, i, end))) return { whole: true };
     }
     i = text.indexOf(needle, i + 1);
   }
