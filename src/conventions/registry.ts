@@ -10,6 +10,7 @@ import type { Convention, WindowMemo } from './types.js';
 import { openInference } from './openinference.js';
 import { vercelAi } from './vercel-ai.js';
 import { genAi } from './genai.js';
+import { tenantOfResource } from '../model/tenant.js';
 
 /** Most specific first: OpenInference and AI SDK 4–6 spans may also carry a few gen_ai.* keys. */
 export const CONVENTIONS: readonly Convention[] = [openInference, vercelAi, genAi];
@@ -25,8 +26,7 @@ export interface ReadSpanOptions {
 }
 
 export function tenantOf(span: SpanData, tenantAttribute: string): string {
-  const v = span.resource[tenantAttribute];
-  return typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : '(no tenant)';
+  return tenantOfResource(span.resource, tenantAttribute);
 }
 
 /** True when some reader claims the span: the O(1) early exit for ordinary spans. */

@@ -24,9 +24,10 @@ import type { BatchOutcome, LogFn, Pipeline } from './pipeline.js';
 import { decodeLogsBody, decodeTraceBody, type Encoding } from './decode.js';
 import { encodeLogsResponseProto, encodeStatusProto, encodeTraceResponseProto, logsResponseJson, traceResponseJson } from '../otlp/proto.js';
 import * as N from './names.js';
+import { foreignTenantsOf, foreignTenantsMessage } from './tenant-scope.js';
 
 /** gRPC status codes used in google.rpc.Status bodies. */
-const RPC = { INVALID_ARGUMENT: 3, RESOURCE_EXHAUSTED: 8, UNAVAILABLE: 14, UNAUTHENTICATED: 16, INTERNAL: 13 } as const;
+const RPC = { INVALID_ARGUMENT: 3, PERMISSION_DENIED: 7, RESOURCE_EXHAUSTED: 8, UNAVAILABLE: 14, UNAUTHENTICATED: 16, INTERNAL: 13 } as const;
 
 export interface HttpReceiverDeps {
   config: ServiceConfig;
@@ -280,6 +281,14 @@ export class HttpReceiver {
       this.d.metrics.batches.inc({ signal, transport: 'http', outcome: 'undecodable' });
       this.d.log('warn', `${signal} request refused (400): ${decoded.error}`);
       return sendStatus(res, 400, encoding, RPC.INVALID_ARGUMENT, `undecodable ${signal} request: ${decoded.error}`);
+    }
+    const allowed = this.accessOf(req).tenants;
+    const foreign = foreignTenantsOf(allowed, decoded.value, config.tenantAttribute);
+    if (foreign.length > 0) {
+      const message = foreignTenantsMessage(signal, allowed!, foreign, config.tenantAttribute);
+      this.d.metrics.batches.inc({ signal, transport: 'http', outcome: 'forbidden' });
+      this.d.log('warn', `${signal} request refused (403): ${message}`);
+      return sendStatus(res, 403, encoding, RPC.PERMISSION_DENIED, message);
     }
     let gone = false;
     res.on('close', () => {
