@@ -318,15 +318,15 @@ export class HttpReceiver {
     m.batches.inc({ signal, transport: 'http', outcome: 'busy' });
     this.d.log('warn', `${signal} request not read (429): ${why}; the sender keeps it`);
     res.setHeader('Retry-After', String(RETRY_AFTER_BUSY_S));
-    sendStatus(res, 429, encoding, RPC.RESOURCE_EXHAUSTED, why);
-    discardRest(req, res);
+    discardRest(req);
+    sendStatus(res, 429, encoding, RPC.RESOURCE_EXHAUSTED, why, true);
   }
 
   private tooLarge(req: IncomingMessage, res: ServerResponse, encoding: Encoding, message: string): void {
     this.d.metrics.batches.inc({ signal: req.url?.includes('logs') ? 'logs' : 'traces', transport: 'http', outcome: 'too-large' });
     this.d.log('warn', `request refused (413): ${message}`);
-    sendStatus(res, 413, encoding, RPC.INVALID_ARGUMENT, message);
-    discardRest(req, res);
+    discardRest(req);
+    sendStatus(res, 413, encoding, RPC.INVALID_ARGUMENT, message, true);
   }
 }
 
@@ -334,23 +334,26 @@ export class HttpReceiver {
 const DISCARD_AFTER_ANSWER_MS = 2000;
 
 /**
- * After an early answer (429, 413), the rest of the body is read and dropped, not held, and the
- * connection is closed only once the body has ended or DISCARD_AFTER_ANSWER_MS passed. Closing at
- * once (Connection: close) resets a connection the sender is still writing to, and a sender whose
- * write fails on that reset before it has read the answer sees a network error instead of the
- * 429 (seen on loaded CI: 6 of 22 refused senders). A body that ends in time leaves the connection
- * open for the next request, as keep-alive does.
+ * Call before an early answer (429, 413) to a request whose body is still arriving. Node closes
+ * such a connection as soon as the answer is written (it sets Connection: close itself), and a
+ * sender still writing its body then hits the reset: its write fails (EPIPE) and, on a loaded
+ * machine, before it has read the answer, so it sees a network error instead of the 429 (CI: 6 of
+ * 22 refused senders). Instead the close lingers: the answer is followed by a FIN, the rest of the
+ * body is read and dropped (never held), and the socket is destroyed when the sender closes or
+ * DISCARD_AFTER_ANSWER_MS passes. (What Apache calls a lingering close; Node has no option for it.)
  */
-function discardRest(req: IncomingMessage, res: ServerResponse): void {
+function discardRest(req: IncomingMessage): void {
   req.resume();
   if (req.complete) return;
-  res.on('finish', () => {
-    if (req.complete) return;
-    const cut = setTimeout(() => req.socket.destroy(), DISCARD_AFTER_ANSWER_MS);
+  const socket = req.socket;
+  socket.destroySoon = function lingeringClose(this: Socket): void {
+    this.end();
+    this.on('data', () => {});
+    const cut = setTimeout(() => this.destroy(), DISCARD_AFTER_ANSWER_MS);
     cut.unref();
-    req.once('end', () => clearTimeout(cut));
-    req.once('close', () => clearTimeout(cut));
-  });
+    this.once('end', () => this.destroy());
+    this.once('close', () => clearTimeout(cut));
+  };
 }
 
 function send(res: ServerResponse, status: number, contentType: string, body: string | Uint8Array): void {

@@ -137,6 +137,56 @@ describe('admission before reading', () => {
   }, 30_000);
 });
 
+describe('the close after an early answer lingers', () => {
+  it('a refused sender that goes on writing its body after the 429 gets no write error for the next second (before: EPIPE 3 ms after the answer; under load, before it was read)', async () => {
+    const sink = await startSink();
+    opened.push(sink);
+    const base = testConfig();
+    const svc = await startService(testConfig({ downstream: downstreamTo(sink), limits: { ...base.limits, queuedBytes: 2 * 1024 * 1024 } }), { log: () => {} });
+    opened.push({ close: () => svc.shutdown() });
+    const holder = send(svc.address, 1536 * 1024, { stallAfter: 64 * 1024 });
+    await sleep(200);
+    const u = new URL(`${svc.address}/v1/traces`);
+    const req = request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', agent: false, headers: { 'Content-Type': 'application/x-protobuf', 'Content-Length': String(8 * 1024 * 1024) } });
+    const chunk = randomBytes(16 * 1024);
+    let answeredAt = 0;
+    let status = 0;
+    let errorAt = 0;
+    req.on('response', (res) => {
+      answeredAt = Date.now();
+      status = res.statusCode ?? 0;
+      res.resume();
+    });
+    req.on('error', () => {
+      errorAt ||= Date.now();
+    });
+    req.flushHeaders();
+    // Writes as fast as the connection takes it (4 MB; the answer comes meanwhile), then a chunk
+    // every 20 ms, until a second after the answer.
+    let written = 0;
+    await new Promise<void>((resolve) => {
+      const pump = () => {
+        while (written < 4 * 1024 * 1024 && !errorAt) {
+          written += chunk.length;
+          if (!req.write(chunk)) return void req.once('drain', pump);
+        }
+        resolve();
+      };
+      pump();
+      setTimeout(resolve, 5000);
+    });
+    const until = Date.now() + 10_000;
+    while (Date.now() < until && !errorAt && (!answeredAt || Date.now() - answeredAt < 1000)) {
+      req.write(chunk);
+      await sleep(20);
+    }
+    holder.abort();
+    req.destroy();
+    expect(status).toBe(429);
+    expect(errorAt === 0 || errorAt - answeredAt >= 1000, `write error ${errorAt - answeredAt} ms after the answer`).toBe(true);
+  }, 30_000);
+});
+
 describe('downstream 401 / 403 / 404: retryable, said once, counted', () => {
   let upstream: Server;
   let status = 401;
