@@ -167,6 +167,9 @@ export class HttpReceiver {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // A request that arrives behind an early answer whose close lingers (see discardRest) can
+    // never be answered: it is dropped unread and not counted.
+    if ((req.socket as Socket & { [LINGERING]?: boolean })[LINGERING]) return void req.resume();
     const started = process.hrtime.bigint();
     const url = new URL(req.url ?? '/', 'http://localhost');
     const found = this.routes.get(url.pathname) ?? [...this.routes.entries()].find(([p, r]) => r.prefix && url.pathname.startsWith(p))?.[1];
@@ -330,6 +333,9 @@ export class HttpReceiver {
   }
 }
 
+/** Marks a socket whose close lingers after an early answer. */
+const LINGERING = Symbol('footprint.lingering');
+
 /** How long a refused sender may go on uploading after its answer before its connection is cut. */
 const DISCARD_AFTER_ANSWER_MS = 2000;
 
@@ -347,6 +353,7 @@ function discardRest(req: IncomingMessage): void {
   if (req.complete) return;
   const socket = req.socket;
   socket.destroySoon = function lingeringClose(this: Socket): void {
+    (this as Socket & { [LINGERING]?: boolean })[LINGERING] = true;
     this.end();
     this.on('data', () => {});
     const cut = setTimeout(() => this.destroy(), DISCARD_AFTER_ANSWER_MS);
