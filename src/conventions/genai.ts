@@ -48,6 +48,7 @@ import { hasContentEvents, readContentEvents } from './genai-span-events.js';
 import { hasLegacyKeys, readLegacyIndexed } from './openllmetry-legacy.js';
 import { readToolExecution } from './genai-tools.js';
 import { conversationIdOf } from './genai-conversation.js';
+import { mastraContentNote } from './mastra-export.js';
 
 /** An inference span with no `gen_ai.operation.name`: OpenLLMetry before 0.23, or semconv v1.26 content events. */
 function isUnnamedInference(span: SpanData): boolean {
@@ -137,6 +138,12 @@ function readInference(span: SpanData, ctx: ReadContext): LlmRequest {
     if (inputFrom === 'openllmetry-legacy' || outputFrom === 'openllmetry-legacy') idsMatchedByOrder = true;
   }
 
+  // Mastra's own export: its content is there but holds no request window; said so, never read.
+  const contentNote = mastraContentNote(span);
+  if (contentNote !== undefined) {
+    input = undefined;
+    output = undefined;
+  }
   const window = input !== undefined ? foldSystemInstructions(input, instructions) : [];
   nameToolResults(window);
   const { outputText, toolCalls } = responseOf(output ?? []);
@@ -163,6 +170,7 @@ function readInference(span: SpanData, ctx: ReadContext): LlmRequest {
     toolCalls,
     ...(idsMatchedByOrder ? { idsMatchedByOrder } : {}),
     ...(externalGrounds !== undefined ? { externalGrounds } : {}),
+    ...(contentNote !== undefined ? { contentNote } : {}),
   };
 }
 

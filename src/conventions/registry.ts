@@ -10,6 +10,8 @@ import type { Convention, WindowMemo } from './types.js';
 import { openInference } from './openinference.js';
 import { vercelAi } from './vercel-ai.js';
 import { genAi } from './genai.js';
+import { tenantOfResource } from '../model/tenant.js';
+import { marksAgentSpan } from './agent-span-keys.js';
 
 /** Most specific first: OpenInference and AI SDK 4–6 spans may also carry a few gen_ai.* keys. */
 export const CONVENTIONS: readonly Convention[] = [openInference, vercelAi, genAi];
@@ -25,12 +27,13 @@ export interface ReadSpanOptions {
 }
 
 export function tenantOf(span: SpanData, tenantAttribute: string): string {
-  const v = span.resource[tenantAttribute];
-  return typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : '(no tenant)';
+  return tenantOfResource(span.resource, tenantAttribute);
 }
 
 /** True when some reader claims the span: the O(1) early exit for ordinary spans. */
 export function isAgentSpan(span: SpanData): boolean {
+  // No marking key and no marking scope: no reader claims it (agent-span-keys.ts, the service's lazy decoder's test too).
+  if (!marksAgentSpan(span.attributes, span.scope.name)) return false;
   for (const c of CONVENTIONS) if (c.claims(span)) return true;
   return false;
 }

@@ -23,6 +23,7 @@ import { locate } from './pointer.js';
 import type { Pointer } from './types.js';
 import type { Redaction } from '../model/finding.js';
 import { indexRecord, tenantOfSpan, type ExplainOptions, type ExplainRecord, type RecordIndex, type SpanRole } from './record.js';
+import { NO_TENANT } from '../model/tenant.js';
 
 export interface RequestFact {
   request: LlmRequest;
@@ -84,7 +85,7 @@ export function gatherFacts(record: ExplainRecord, o: ExplainOptions = {}): Turn
     tenants.set(spanKey(s), tenantOfSpan(of ?? s, tenantAttribute));
   }
   const first = record.spans.find((s) => s.traceId === traceId && s.name !== N.CARRIER_SPAN_NAME);
-  const tenant = o.tenant ?? (first ? tenants.get(spanKey(first))! : '(no tenant)');
+  const tenant = o.tenant ?? (first ? tenants.get(spanKey(first))! : NO_TENANT);
   const mine = record.spans.filter((s) => tenants.get(spanKey(s)) === tenant);
 
   // The conversation: a trace's own conversation id, or none (then only the trace itself).

@@ -7,6 +7,7 @@ import type { Attributes, AttrValue, LogData, SpanData } from '../model/telemetr
 import { spanKey } from '../model/telemetry.js';
 import type { Declarations } from '../declarations/types.js';
 import type { Redaction } from '../model/finding.js';
+import { tenantOfResource } from '../model/tenant.js';
 
 export interface ExplainRecord {
   /** The trace being explained. */
@@ -47,8 +48,7 @@ export function recordView(span: SpanData, logs: readonly LogData[]): SpanRecord
 }
 
 export function tenantOfSpan(span: SpanData, tenantAttribute: string): string {
-  const v = span.resource[tenantAttribute];
-  return typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : '(no tenant)';
+  return tenantOfResource(span.resource, tenantAttribute);
 }
 
 /** Index of spans and their joined logs by `traceId/spanId`. */

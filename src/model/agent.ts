@@ -73,6 +73,8 @@ export interface LlmRequest {
   inputContent: ContentState;
   /** Whether the response (text and chosen tool calls) was recorded at all. */
   outputContent: ContentState;
+  /** Why the content cannot be read, when the reader knows better than "not recorded" (a known exporter's shape). */
+  contentNote?: string;
   /**
    * The request's input window, in order. Readers fold system instructions passed outside the
    * message list (Responses `instructions`, AI SDK 7 `gen_ai.system_instructions`) in as a leading

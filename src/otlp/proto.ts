@@ -11,6 +11,7 @@ import type { AttrValue, Attributes, LogData, ScopeData, SpanData, SpanEventData
 import { MAX_VALUE_NESTING } from '../limits.js';
 import { newTally, type DecodeTally } from './decode-tally.js';
 import { OtlpTypes } from './otlp-schema.js';
+import { isAgentSpanKey, isAgentSpanScope } from '../conventions/agent-span-keys.js';
 
 /** Diagnostics kept per decoded request; past it only the counts grow. */
 const MAX_DIAGNOSTICS = 50;
@@ -39,6 +40,12 @@ export interface DecodedTraceSpan {
   extras: SpanExtras;
   /** The span's index in the request's TraceLayout (trace-layout.ts), when it was read with one. */
   ref?: number;
+  /**
+   * Present on a span read lightly (tracesOfMessage `light`): an ordinary span of a trace with no
+   * agent span in the request, whose `span` has its ids, name, kind, times, status, resource and
+   * scope but no attributes, events or links. It builds the whole span (for an encoder that needs it).
+   */
+  whole?: () => DecodedTraceSpan;
 }
 
 export interface DecodedTraces {
@@ -174,11 +181,13 @@ export function decodeTraceRequestProto(bytes: Uint8Array, where = 'request'): D
  * The spans of a decoded ExportTraceServiceRequest message (protobufjs's shape); `refOf` gives a
  * Span message's index in the request's layout, kept on the decoded span as `ref`.
  */
-export function tracesOfMessage(message: Record<string, unknown>, where = 'request', refOf?: (span: object) => number | undefined): DecodeResult<DecodedTraces> {
+export function tracesOfMessage(message: Record<string, unknown>, where = 'request', refOf?: (span: object) => number | undefined, light = false): DecodeResult<DecodedTraces> {
   const r = { value: message };
   const tally = newTally();
   const out: DecodedTraces = { spans: [], rejected: 0, diagnostics: [], tally };
   try {
+    // Light: spans of traces with no span a reader may claim are read without attributes, events or links.
+    const agentTraces = light ? agentTraceIds(message) : undefined;
     for (const rs of (r.value.resourceSpans as Record<string, unknown>[] | undefined) ?? []) {
       const res = rs.resource as { attributes?: unknown; droppedAttributesCount?: unknown } | undefined;
       const resource = keyValuesToPlain(res?.attributes, 0, tally);
@@ -189,6 +198,7 @@ export function tracesOfMessage(message: Record<string, unknown>, where = 'reque
         const scopeAttrs = keyValuesToPlain((ss.scope as { attributes?: unknown } | undefined)?.attributes, 0, tally);
         const scopeSchemaUrl = typeof ss.schemaUrl === 'string' && ss.schemaUrl ? ss.schemaUrl : undefined;
         const scopeDropped = numberOr((ss.scope as { droppedAttributesCount?: unknown } | undefined)?.droppedAttributesCount);
+        const ctx: SpanContext = { resource, scope, scopeAttrs, resourceSchemaUrl, scopeSchemaUrl, resourceDropped, scopeDropped, tally };
         for (const s of (ss.spans as Record<string, unknown>[] | undefined) ?? []) {
           const traceId = hexOf(s.traceId, 16);
           const spanId = hexOf(s.spanId, 8);
@@ -198,62 +208,14 @@ export function tracesOfMessage(message: Record<string, unknown>, where = 'reque
             pushDiag(out.diagnostics, { level: 'warn', code: 'otlp.span-id-invalid', message: `${where}: span "${name.slice(0, 80)}" has an unusable trace or span id; rejected` });
             continue;
           }
-          const parentSpanId = hexOf(s.parentSpanId, 8);
-          const st = (s.status ?? {}) as { code?: unknown; message?: unknown };
-          const code: StatusCode = st.code === 1 || st.code === 2 ? st.code : 0;
-          const rawEvents = (s.events as Record<string, unknown>[] | undefined) ?? [];
-          const events: SpanEventData[] = rawEvents.map((e) => ({
-            name: typeof e.name === 'string' ? e.name : '',
-            timeUnixNano: toUnsignedBigInt(e.timeUnixNano),
-            attributes: keyValuesToPlain(e.attributes, 0, tally),
-          }));
-          const eventExtras = rawEvents.map((e) => (numberOr(e.droppedAttributesCount) ? { droppedAttributesCount: e.droppedAttributesCount as number } : {}));
-          const links: SpanLinkData[] = [];
-          const linkExtras: NonNullable<SpanExtras['links']> = [];
-          for (const l of (s.links as Record<string, unknown>[] | undefined) ?? []) {
-            const lt = hexOf(l.traceId, 16);
-            const ls = hexOf(l.spanId, 8);
-            if (!lt || !ls) continue;
-            links.push({ traceId: lt, spanId: ls, attributes: keyValuesToPlain(l.attributes, 0, tally) });
-            linkExtras.push({
-              ...(typeof l.traceState === 'string' && l.traceState ? { traceState: l.traceState } : {}),
-              ...(numberOr(l.flags) !== undefined ? { flags: l.flags as number } : {}),
-              ...(numberOr(l.droppedAttributesCount) ? { droppedAttributesCount: l.droppedAttributesCount as number } : {}),
-            });
-          }
-          const span: SpanData = {
-            traceId,
-            spanId,
-            ...(parentSpanId ? { parentSpanId } : {}),
-            name,
-            kind: typeof s.kind === 'number' && s.kind >= 0 && s.kind <= 5 ? s.kind : 0,
-            startTimeUnixNano: toUnsignedBigInt(s.startTimeUnixNano),
-            endTimeUnixNano: toUnsignedBigInt(s.endTimeUnixNano),
-            attributes: keyValuesToPlain(s.attributes, 0, tally),
-            events,
-            ...(links.length ? { links } : {}),
-            status: typeof st.message === 'string' && st.message ? { code, message: st.message } : { code },
-            resource,
-            scope,
-          };
-          const extras: SpanExtras = {};
-          if (typeof s.traceState === 'string' && s.traceState) extras.traceState = s.traceState;
-          if (numberOr(s.flags) !== undefined) extras.flags = s.flags as number;
-          if (numberOr(s.droppedAttributesCount)) {
-            extras.droppedAttributesCount = s.droppedAttributesCount as number;
-            span.droppedAttributesCount = s.droppedAttributesCount as number;
-          }
-          if (numberOr(s.droppedEventsCount)) extras.droppedEventsCount = s.droppedEventsCount as number;
-          if (numberOr(s.droppedLinksCount)) extras.droppedLinksCount = s.droppedLinksCount as number;
-          if (resourceSchemaUrl) extras.resourceSchemaUrl = resourceSchemaUrl;
-          if (scopeSchemaUrl) extras.scopeSchemaUrl = scopeSchemaUrl;
-          if (Object.keys(scopeAttrs).length) extras.scopeAttributes = scopeAttrs;
-          if (resourceDropped) extras.resourceDroppedAttributesCount = resourceDropped;
-          if (scopeDropped) extras.scopeDroppedAttributesCount = scopeDropped;
-          if (linkExtras.some((x) => x.traceState || x.flags || x.droppedAttributesCount)) extras.links = linkExtras;
-          if (eventExtras.some((x) => x.droppedAttributesCount)) extras.events = eventExtras;
           const ref = refOf?.(s);
-          out.spans.push(ref === undefined ? { span, extras } : { span, extras, ref });
+          if (agentTraces && !agentTraces.has(traceId) && shallowSpan(s)) {
+            const item: DecodedTraceSpan = { span: lightSpan(s, traceId, spanId, name, ctx), extras: {}, whole: () => wholeSpan(s, traceId, spanId, name, ctx, ref) };
+            if (ref !== undefined) item.ref = ref;
+            out.spans.push(item);
+            continue;
+          }
+          out.spans.push(wholeSpan(s, traceId, spanId, name, ctx, ref));
         }
       }
     }
@@ -261,6 +223,135 @@ export function tracesOfMessage(message: Record<string, unknown>, where = 'reque
     return { ok: false, error: `the trace request could not be read (${(e instanceof Error ? e.message : String(e)).slice(0, 200)})` };
   }
   return { ok: true, value: out };
+}
+
+interface SpanContext {
+  resource: Attributes;
+  scope: ScopeData;
+  scopeAttrs: Attributes;
+  resourceSchemaUrl: string | undefined;
+  scopeSchemaUrl: string | undefined;
+  resourceDropped: number | undefined;
+  scopeDropped: number | undefined;
+  tally: DecodeTally;
+}
+
+type Msg = Record<string, unknown>;
+
+/** The whole span of a Span message whose ids were checked. */
+function wholeSpan(s: Msg, traceId: string, spanId: string, name: string, ctx: SpanContext, ref: number | undefined): DecodedTraceSpan {
+  const { resource, scope, scopeAttrs, resourceSchemaUrl, scopeSchemaUrl, resourceDropped, scopeDropped, tally } = ctx;
+  const parentSpanId = hexOf(s.parentSpanId, 8);
+  const st = (s.status ?? {}) as { code?: unknown; message?: unknown };
+  const code: StatusCode = st.code === 1 || st.code === 2 ? st.code : 0;
+  const rawEvents = (s.events as Record<string, unknown>[] | undefined) ?? [];
+  const events: SpanEventData[] = rawEvents.map((e) => ({
+    name: typeof e.name === 'string' ? e.name : '',
+    timeUnixNano: toUnsignedBigInt(e.timeUnixNano),
+    attributes: keyValuesToPlain(e.attributes, 0, tally),
+  }));
+  const eventExtras = rawEvents.map((e) => (numberOr(e.droppedAttributesCount) ? { droppedAttributesCount: e.droppedAttributesCount as number } : {}));
+  const links: SpanLinkData[] = [];
+  const linkExtras: NonNullable<SpanExtras['links']> = [];
+  for (const l of (s.links as Record<string, unknown>[] | undefined) ?? []) {
+    const lt = hexOf(l.traceId, 16);
+    const ls = hexOf(l.spanId, 8);
+    if (!lt || !ls) continue;
+    links.push({ traceId: lt, spanId: ls, attributes: keyValuesToPlain(l.attributes, 0, tally) });
+    linkExtras.push({
+      ...(typeof l.traceState === 'string' && l.traceState ? { traceState: l.traceState } : {}),
+      ...(numberOr(l.flags) !== undefined ? { flags: l.flags as number } : {}),
+      ...(numberOr(l.droppedAttributesCount) ? { droppedAttributesCount: l.droppedAttributesCount as number } : {}),
+    });
+  }
+  const span: SpanData = {
+    traceId,
+    spanId,
+    ...(parentSpanId ? { parentSpanId } : {}),
+    name,
+    kind: typeof s.kind === 'number' && s.kind >= 0 && s.kind <= 5 ? s.kind : 0,
+    startTimeUnixNano: toUnsignedBigInt(s.startTimeUnixNano),
+    endTimeUnixNano: toUnsignedBigInt(s.endTimeUnixNano),
+    attributes: keyValuesToPlain(s.attributes, 0, tally),
+    events,
+    ...(links.length ? { links } : {}),
+    status: typeof st.message === 'string' && st.message ? { code, message: st.message } : { code },
+    resource,
+    scope,
+  };
+  const extras: SpanExtras = {};
+  if (typeof s.traceState === 'string' && s.traceState) extras.traceState = s.traceState;
+  if (numberOr(s.flags) !== undefined) extras.flags = s.flags as number;
+  if (numberOr(s.droppedAttributesCount)) {
+    extras.droppedAttributesCount = s.droppedAttributesCount as number;
+    span.droppedAttributesCount = s.droppedAttributesCount as number;
+  }
+  if (numberOr(s.droppedEventsCount)) extras.droppedEventsCount = s.droppedEventsCount as number;
+  if (numberOr(s.droppedLinksCount)) extras.droppedLinksCount = s.droppedLinksCount as number;
+  if (resourceSchemaUrl) extras.resourceSchemaUrl = resourceSchemaUrl;
+  if (scopeSchemaUrl) extras.scopeSchemaUrl = scopeSchemaUrl;
+  if (Object.keys(scopeAttrs).length) extras.scopeAttributes = scopeAttrs;
+  if (resourceDropped) extras.resourceDroppedAttributesCount = resourceDropped;
+  if (scopeDropped) extras.scopeDroppedAttributesCount = scopeDropped;
+  if (linkExtras.some((x) => x.traceState || x.flags || x.droppedAttributesCount)) extras.links = linkExtras;
+  if (eventExtras.some((x) => x.droppedAttributesCount)) extras.events = eventExtras;
+  return ref === undefined ? { span, extras } : { span, extras, ref };
+}
+
+/** An ordinary span without its attributes, events and links (see DecodedTraceSpan.whole). */
+function lightSpan(s: Msg, traceId: string, spanId: string, name: string, ctx: SpanContext): SpanData {
+  const parentSpanId = hexOf(s.parentSpanId, 8);
+  const st = (s.status ?? {}) as { code?: unknown; message?: unknown };
+  const code: StatusCode = st.code === 1 || st.code === 2 ? st.code : 0;
+  return {
+    traceId,
+    spanId,
+    ...(parentSpanId ? { parentSpanId } : {}),
+    name,
+    kind: typeof s.kind === 'number' && s.kind >= 0 && s.kind <= 5 ? s.kind : 0,
+    startTimeUnixNano: toUnsignedBigInt(s.startTimeUnixNano),
+    endTimeUnixNano: toUnsignedBigInt(s.endTimeUnixNano),
+    attributes: {},
+    events: [],
+    status: typeof st.message === 'string' && st.message ? { code, message: st.message } : { code },
+    resource: ctx.resource,
+    scope: ctx.scope,
+  };
+}
+
+const listOf = (v: unknown): Msg[] => (Array.isArray(v) ? (v as Msg[]) : []);
+
+/** True when no attribute value of the span, its events or links nests (so the whole read could not add to the tally). */
+function shallowSpan(s: Msg): boolean {
+  if (!shallowValues(s.attributes)) return false;
+  for (const e of listOf(s.events)) if (!shallowValues(e.attributes)) return false;
+  for (const l of listOf(s.links)) if (!shallowValues(l.attributes)) return false;
+  return true;
+}
+
+function shallowValues(kvs: unknown): boolean {
+  for (const kv of listOf(kvs)) {
+    const v = kv?.value as Msg | null | undefined;
+    if (v && typeof v === 'object' && (has(v, 'arrayValue') || has(v, 'kvlistValue'))) return false;
+  }
+  return true;
+}
+
+/** Trace ids of the spans a convention reader may claim (agent-span-keys.ts): their traces are read whole. */
+function agentTraceIds(message: Msg): Set<string> {
+  const out = new Set<string>();
+  for (const rs of listOf(message.resourceSpans)) {
+    for (const ss of listOf(rs.scopeSpans)) {
+      const scopeName = (ss.scope as { name?: unknown } | null | undefined)?.name;
+      const byScope = typeof scopeName === 'string' && isAgentSpanScope(scopeName);
+      for (const s of listOf(ss.spans)) {
+        if (!byScope && !listOf(s.attributes).some((kv) => typeof kv?.key === 'string' && isAgentSpanKey(kv.key))) continue;
+        const t = hexOf(s.traceId, 16);
+        if (t) out.add(t);
+      }
+    }
+  }
+  return out;
 }
 
 /** Decodes ExportLogsServiceRequest bytes. */

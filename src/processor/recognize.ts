@@ -5,39 +5,23 @@
 // (few) keys once, with a first-character filter, rather than probing 16 keys it does not have:
 // V8 answers a missing keyed load slowly, an own-key walk of a small object quickly.
 
-import {
-  GEN_AI_CONVERSATION_ID,
-  GEN_AI_OPERATION_NAME,
-  GEN_AI_PROVIDER_NAME,
-  GEN_AI_SYSTEM,
-  GEN_AI_TOOL_NAME,
-  LEGACY_COMPLETION_0_CONTENT,
-  LEGACY_COMPLETION_0_ROLE,
-  LEGACY_FUNCTIONS_PREFIX,
-  LEGACY_PROMPT_0_CONTENT,
-  LEGACY_PROMPT_0_ROLE,
-  LLM_REQUEST_TYPE,
-} from '../conventions/keys-genai.js';
-import { LLM_SYSTEM, OI_SPAN_KIND } from '../conventions/keys-openinference.js';
-import { AI_OPERATION_ID, AI_SCOPE_NAME } from '../conventions/keys-vercel-ai.js';
+import { AGENT_SPAN_MARKING_KEYS } from '../conventions/agent-span-keys.js';
+import { GEN_AI_CONVERSATION_ID, GEN_AI_TOOL_NAME } from '../conventions/keys-genai.js';
+import { LLM_SYSTEM } from '../conventions/keys-openinference.js';
+import { AI_SCOPE_NAME } from '../conventions/keys-vercel-ai.js';
 import { ATTR_DECL_ARGUMENTS_FROM, ATTR_EXTERNAL_GROUNDS } from '../findings/names.js';
 
-/** Keys whose presence marks a span some convention may read. */
+/**
+ * Keys whose presence marks a span some convention may read: the conventions' own marking keys
+ * (src/conventions/agent-span-keys.ts), and the keys the in-process path also watches for, on
+ * spans that no reader claims by themselves but whose trace it should hold (tool and conversation
+ * keys, OpenInference's llm.system, footprint's own helpers' declarations).
+ */
 const AGENT_SPAN_KEYS: readonly string[] = [
-  GEN_AI_OPERATION_NAME, // GenAI semconv (contrib, traceloop, app/helper spans, AI SDK 7)
-  GEN_AI_SYSTEM, // older semconv, AI SDK 6 doGenerate, OpenLLMetry
-  GEN_AI_PROVIDER_NAME,
+  ...AGENT_SPAN_MARKING_KEYS,
   GEN_AI_TOOL_NAME,
   GEN_AI_CONVERSATION_ID,
-  LLM_REQUEST_TYPE, // OpenLLMetry before 0.23 (indexed keys)
-  LEGACY_PROMPT_0_ROLE,
-  LEGACY_PROMPT_0_CONTENT,
-  LEGACY_COMPLETION_0_ROLE,
-  LEGACY_COMPLETION_0_CONTENT,
-  `${LEGACY_FUNCTIONS_PREFIX}0.name`,
-  OI_SPAN_KIND, // OpenInference
   LLM_SYSTEM,
-  AI_OPERATION_ID, // Vercel AI SDK 4-6
   ATTR_DECL_ARGUMENTS_FROM, // footprint's own helpers
   ATTR_EXTERNAL_GROUNDS,
 ];

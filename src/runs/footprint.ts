@@ -233,7 +233,7 @@ export class FootprintCore {
       agentSpanKeys.add(spanKey(span));
       const evs = readSpan(span, { limits, diagnostics, tenantAttribute, logs, windowMemo: this.windowSlot(span) });
       for (const ev of evs) {
-        if (ev.kind === 'llm-request' && ev.inputContent === 'not-captured' && logs.length === 0) {
+        if (ev.kind === 'llm-request' && ev.inputContent === 'not-captured' && ev.contentNote === undefined && logs.length === 0) {
           const key = spanKey(span);
           const before = this.awaitingContent.peek(key);
           if (before) this.cacheBytes -= approxBytes(before.span);

@@ -86,7 +86,7 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
   // (judging a cut window would call values "served by nothing" that were served).
   const unreadable =
     req.outputContent === 'not-captured' || req.inputContent === 'not-captured'
-      ? CONTENT_NOT_CAPTURED
+      ? (req.contentNote ?? CONTENT_NOT_CAPTURED)
       : req.input.length >= limits.maxMessagesPerRequest
         ? `the request's window had more than ${limits.maxMessagesPerRequest} messages (maxMessagesPerRequest)`
         : undefined;

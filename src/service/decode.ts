@@ -33,9 +33,10 @@ function parseJson(body: Uint8Array, tally: DecodeTally): DecodeResult<Record<st
 export function decodeTraceBody(body: Uint8Array, encoding: Encoding, transport: Transport): DecodeResult<TraceBatch> {
   let value: TraceBatch;
   if (encoding === 'protobuf') {
-    // Read piece by piece with the byte layout (the onward export reuses the bytes), else whole.
+    // Read with the byte layout (the onward export reuses the bytes), else whole. With the layout,
+    // spans of traces with no agent span are read lightly: they go on from their original bytes.
     const laid = readTraceLayout(body);
-    const r = laid ? tracesOfMessage(laid.message, transport, (s) => laid.spanIndex.get(s)) : decodeTraceRequestProto(body, transport);
+    const r = laid ? tracesOfMessage(laid.message, transport, (s) => laid.spanIndex.get(s), true) : decodeTraceRequestProto(body, transport);
     if (!r.ok) return r;
     value = { signal: 'traces', transport, spans: r.value.spans, rejected: r.value.rejected, diagnostics: r.value.diagnostics, body, tally: r.value.tally, ...(laid ? { layout: laid.layout } : {}) };
   } else {

@@ -11,11 +11,11 @@ import type { Redaction } from '../runs/footprint.js';
 import { findingId, findingToEvent } from '../findings/events.js';
 import { quoteText } from '../findings/quote.js';
 import { ATTR_FINDING_MESSAGE, ATTR_FINDING_VALUE } from '../findings/names.js';
+import { NO_TENANT } from '../model/tenant.js';
 
 const MAX_FINDINGS_PER_RUN = 1000;
 const LINE_CAP = 400;
 const MAX_TENANTS_PER_RUN = 100;
-export const NO_TENANT = '(no tenant)';
 
 export interface FindingView {
   id: string;

@@ -20,6 +20,7 @@ import { decodeLogsBody, decodeTraceBody } from './decode.js';
 import { encodeLogsResponseProto, encodeTraceResponseProto } from '../otlp/proto.js';
 import { GRPC_LOGS_EXPORT_PATH, GRPC_TRACE_EXPORT_PATH } from '../otlp/otlp-schema.js';
 import * as N from './names.js';
+import { foreignTenantsOf, foreignTenantsMessage } from './tenant-scope.js';
 
 const raw = {
   requestSerialize: (b: Buffer) => b,
@@ -141,11 +142,14 @@ export class GrpcReceiver {
   private handler(signal: 'traces' | 'logs'): grpc.handleUnaryCall<Buffer, Buffer> {
     return (call, callback) => {
       void (async () => {
+        let allowed: readonly string[] | undefined;
         if (authRequired(this.d.config.auth)) {
           const h = call.metadata.get('authorization')[0];
-          if (!authorize(this.d.config.auth, typeof h === 'string' ? h : h?.toString()).ok) {
+          const access = authorize(this.d.config.auth, typeof h === 'string' ? h : h?.toString());
+          if (!access.ok) {
             return callback({ code: grpc.status.UNAUTHENTICATED, details: 'missing or wrong bearer token (authorization: Bearer <token>)' });
           }
+          allowed = access.tenants;
         }
         const body = call.request;
         const decoded = signal === 'traces' ? decodeTraceBody(body, 'protobuf', 'grpc') : decodeLogsBody(body, 'protobuf', 'grpc', N.CONTENT_TYPE_PROTOBUF);
@@ -153,6 +157,14 @@ export class GrpcReceiver {
           this.d.metrics.batches.inc({ signal, transport: 'grpc', outcome: 'undecodable' });
           this.d.log('warn', `gRPC ${signal} request refused: ${decoded.error}`);
           return callback({ code: grpc.status.INVALID_ARGUMENT, details: `undecodable ${signal} request: ${decoded.error}` });
+        }
+        const tenantAttribute = this.d.config.tenantAttribute;
+        const foreign = foreignTenantsOf(allowed, decoded.value, tenantAttribute);
+        if (foreign.length > 0) {
+          const message = foreignTenantsMessage(signal, allowed!, foreign, tenantAttribute);
+          this.d.metrics.batches.inc({ signal, transport: 'grpc', outcome: 'forbidden' });
+          this.d.log('warn', `gRPC ${signal} request refused: ${message}`);
+          return callback({ code: grpc.status.PERMISSION_DENIED, details: message });
         }
         const o = await this.d.pipeline.submit({ ...decoded.value, abandoned: () => call.cancelled });
         if (o.status === 'ok') {

@@ -24,9 +24,10 @@ import type { BatchOutcome, LogFn, Pipeline } from './pipeline.js';
 import { decodeLogsBody, decodeTraceBody, type Encoding } from './decode.js';
 import { encodeLogsResponseProto, encodeStatusProto, encodeTraceResponseProto, logsResponseJson, traceResponseJson } from '../otlp/proto.js';
 import * as N from './names.js';
+import { foreignTenantsOf, foreignTenantsMessage } from './tenant-scope.js';
 
 /** gRPC status codes used in google.rpc.Status bodies. */
-const RPC = { INVALID_ARGUMENT: 3, RESOURCE_EXHAUSTED: 8, UNAVAILABLE: 14, UNAUTHENTICATED: 16, INTERNAL: 13 } as const;
+const RPC = { INVALID_ARGUMENT: 3, PERMISSION_DENIED: 7, RESOURCE_EXHAUSTED: 8, UNAVAILABLE: 14, UNAUTHENTICATED: 16, INTERNAL: 13 } as const;
 
 export interface HttpReceiverDeps {
   config: ServiceConfig;
@@ -166,6 +167,9 @@ export class HttpReceiver {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // A request that arrives behind an early answer whose close lingers (see discardRest) can
+    // never be answered: it is dropped unread and not counted.
+    if ((req.socket as Socket & { [LINGERING]?: boolean })[LINGERING]) return void req.resume();
     const started = process.hrtime.bigint();
     const url = new URL(req.url ?? '/', 'http://localhost');
     const found = this.routes.get(url.pathname) ?? [...this.routes.entries()].find(([p, r]) => r.prefix && url.pathname.startsWith(p))?.[1];
@@ -281,6 +285,14 @@ export class HttpReceiver {
       this.d.log('warn', `${signal} request refused (400): ${decoded.error}`);
       return sendStatus(res, 400, encoding, RPC.INVALID_ARGUMENT, `undecodable ${signal} request: ${decoded.error}`);
     }
+    const allowed = this.accessOf(req).tenants;
+    const foreign = foreignTenantsOf(allowed, decoded.value, config.tenantAttribute);
+    if (foreign.length > 0) {
+      const message = foreignTenantsMessage(signal, allowed!, foreign, config.tenantAttribute);
+      this.d.metrics.batches.inc({ signal, transport: 'http', outcome: 'forbidden' });
+      this.d.log('warn', `${signal} request refused (403): ${message}`);
+      return sendStatus(res, 403, encoding, RPC.PERMISSION_DENIED, message);
+    }
     let gone = false;
     res.on('close', () => {
       if (!res.writableFinished) gone = true;
@@ -309,21 +321,46 @@ export class HttpReceiver {
     m.batches.inc({ signal, transport: 'http', outcome: 'busy' });
     this.d.log('warn', `${signal} request not read (429): ${why}; the sender keeps it`);
     res.setHeader('Retry-After', String(RETRY_AFTER_BUSY_S));
+    discardRest(req);
     sendStatus(res, 429, encoding, RPC.RESOURCE_EXHAUSTED, why, true);
-    req.resume();
-    res.on('finish', () => {
-      // Discarding is bounded: a sender still uploading after 2 s is cut off.
-      setTimeout(() => req.destroy(), 2000).unref();
-      req.once('end', () => req.destroy());
-    });
   }
 
   private tooLarge(req: IncomingMessage, res: ServerResponse, encoding: Encoding, message: string): void {
     this.d.metrics.batches.inc({ signal: req.url?.includes('logs') ? 'logs' : 'traces', transport: 'http', outcome: 'too-large' });
     this.d.log('warn', `request refused (413): ${message}`);
+    discardRest(req);
     sendStatus(res, 413, encoding, RPC.INVALID_ARGUMENT, message, true);
-    res.on('finish', () => req.destroy());
   }
+}
+
+/** Marks a socket whose close lingers after an early answer. */
+const LINGERING = Symbol('footprint.lingering');
+
+/** How long a refused sender may go on uploading after its answer before its connection is cut. */
+const DISCARD_AFTER_ANSWER_MS = 2000;
+
+/**
+ * Call before an early answer (429, 413) to a request whose body is still arriving. Node closes
+ * such a connection as soon as the answer is written (it sets Connection: close itself), and a
+ * sender still writing its body then hits the reset: its write fails (EPIPE) and, on a loaded
+ * machine, before it has read the answer, so it sees a network error instead of the 429 (CI: 6 of
+ * 22 refused senders). Instead the close lingers: the answer is followed by a FIN, the rest of the
+ * body is read and dropped (never held), and the socket is destroyed when the sender closes or
+ * DISCARD_AFTER_ANSWER_MS passes. (What Apache calls a lingering close; Node has no option for it.)
+ */
+function discardRest(req: IncomingMessage): void {
+  req.resume();
+  if (req.complete) return;
+  const socket = req.socket;
+  socket.destroySoon = function lingeringClose(this: Socket): void {
+    (this as Socket & { [LINGERING]?: boolean })[LINGERING] = true;
+    this.end();
+    this.on('data', () => {});
+    const cut = setTimeout(() => this.destroy(), DISCARD_AFTER_ANSWER_MS);
+    cut.unref();
+    this.once('end', () => this.destroy());
+    this.once('close', () => clearTimeout(cut));
+  };
 }
 
 function send(res: ServerResponse, status: number, contentType: string, body: string | Uint8Array): void {

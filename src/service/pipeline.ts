@@ -406,7 +406,8 @@ export class Pipeline {
       d.log('warn', `batch of ${spans.length} spans is over limits.spansPerBatch (${cap}); the last ${spans.length - cap} are forwarded without analysis`);
     }
     const logs = batch.signal === 'logs' ? batch.logs : [];
-    const input = { spans: analysed.map((s) => s.span), logs };
+    // Spans read lightly (decode.ts) are in traces no reader claims a span of: the core would pass them by.
+    const input = { spans: analysed.filter((s) => !s.whole).map((s) => s.span), logs };
     // Shared conversation state: read before, written after, each wait bounded (src/state/sync.ts).
     const held = d.state ? await d.state.before(input) : undefined;
     const result = d.core.process(input);
@@ -441,9 +442,17 @@ export class Pipeline {
       if (!d.downstream && d.config.embedded.print) d.stdout(findingLine(view));
     }
     const evaluations = d.config.evaluations && d.downstream?.hasLogs ? result.findings.map((f) => this.evaluationRecord(f, spans)) : [];
+    const layout = batch.signal === 'traces' ? batch.layout : undefined;
+    const json = d.config.downstream?.protocol === 'http/json';
+    // Unless the original bytes go on, a span read lightly is read whole for the encoder.
+    const readWhole = () => {
+      for (let i = 0; i < spansOut.length; i++) spansOut[i] = wholeOf(spansOut[i]!);
+    };
+    if (d.downstream && !(d.downstream.exportTraceBytes && layout && !json)) readWhole();
     const payload = d.downstream?.exportTraceBytes && spansOut.length
-      ? onwardTracePayload({ layout: batch.signal === 'traces' ? batch.layout : undefined, spans, annotations: result.annotations, carriers: result.carriers, spansOut, json: d.config.downstream?.protocol === 'http/json' })
+      ? onwardTracePayload({ layout, spans, annotations: result.annotations, carriers: result.carriers, spansOut, json })
       : undefined;
+    if (!payload && d.downstream) readWhole();
     return { spansOut, evaluations, findings: result.findings.length, done: { traces: spansOut.length === 0, logs: batch.signal !== 'logs', evaluations: evaluations.length === 0 }, at: this.now(), bytes: batch.body.byteLength, ...(payload ? { payload } : {}) };
   }
 
@@ -519,6 +528,13 @@ export class Pipeline {
     const rest = list.filter((x) => x.level !== 'info').length - DIAGNOSTIC_LINES_PER_BATCH;
     if (rest > 0) this.d.log('warn', `${rest} more diagnostics in this batch not shown`);
   }
+}
+
+function wholeOf(item: Prepared['spansOut'][number]): Prepared['spansOut'][number] {
+  const whole = (item as DecodedTraceSpan).whole;
+  if (!whole) return item;
+  const w = whole();
+  return { span: w.span, extras: w.extras };
 }
 
 function mergePartial(a: PartialSuccess | undefined, b: PartialSuccess): PartialSuccess {

@@ -17,6 +17,11 @@ import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { FIXTURES_DIR } from '../helpers/fixtures.js';
+import { readSpan } from '../../src/conventions/registry.js';
+import { toSpanData } from '../../src/processor/sdk-span.js';
+import { DEFAULT_LIMITS } from '../../src/limits.js';
+import { DiagnosticList } from '../../src/model/diagnostics.js';
+import { MASTRA_0X_NOT_READ } from '../../src/conventions/mastra-export.js';
 import { makePipeline, assertPassedThrough, type Pipeline } from './harness.js';
 import { startStubOpenAI, type StubOpenAI } from './stub-openai.js';
 import { assertNoFindings, declarations, expectedOf, MODEL, scriptOf, TOOLS, toolResult, type ScenarioName } from './scenario.js';
@@ -136,6 +141,13 @@ describe('live: @mastra/core 0.24.9 + @mastra/otel-exporter 0.3.3 (AI tracing)',
     }
     // nothing footprint reads: no finding anywhere
     assertNoFindings(p.next.received);
+    // and the reader says why, in words true for Mastra: the content is there but holds no
+    // request window (not "message content was not captured"); check's summary carries it
+    // (live-stacks-check.test.ts)
+    for (const g of gens) {
+      const evs = readSpan(toSpanData(g), { limits: DEFAULT_LIMITS, diagnostics: new DiagnosticList(8), tenantAttribute: 'service.name' });
+      expect(evs.map((e) => (e.kind === 'llm-request' ? [e.inputContent, e.contentNote] : e.kind))).toEqual([['not-captured', MASTRA_0X_NOT_READ]]);
+    }
   });
 
   it("backup-triage: Mastra's OpenAI schema-compat rejects a call that omits an optional argument (the model gets a validation error, not the tool's result)", async () => {

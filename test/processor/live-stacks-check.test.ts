@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCheck } from '../../src/cli/check.js';
 import { FIXTURES_DIR } from '../helpers/fixtures.js';
+import { MASTRA_0X_NOT_READ } from '../../src/conventions/mastra-export.js';
 
 interface Stack {
   library: string;
@@ -108,16 +109,16 @@ describe('check over the recorded stacks', () => {
 // Mastra (live-mastra.test.ts): @mastra/otel-exporter 0.3.3 writes its own span shapes (gen_ai.prompt
 // as Mastra's message JSON per turn, the request body cut to "[MaxDepth]" on model_step spans, no
 // call ids on tool spans). No convention reads them: `check` sees the `chat` spans as LLM requests
-// and says their content was not captured, and gives no finding.
+// and says why Mastra 0.x's content cannot be read (src/conventions/mastra-export.ts), and gives no finding.
 describe('check over the recorded Mastra export (not read)', () => {
-  it('backup-triage: no finding; the summary says content was not captured', () => {
+  it('backup-triage: no finding; the summary says why Mastra 0.x is not read', () => {
     const out = check('mastra', 'backup-triage');
     expect(out.findings).toEqual([]);
-    expect(out.summary).toBe('0 checks ran on 2 LLM requests in 2 traces; 6 could not run: message content was not captured. 0 findings.');
+    expect(out.summary).toBe(`0 checks ran on 2 LLM requests in 2 traces; 6 could not run: ${MASTRA_0X_NOT_READ}. 0 findings.`);
   });
-  it('clean-control: no finding; the summary says content was not captured', () => {
+  it('clean-control: no finding; the summary says why Mastra 0.x is not read', () => {
     const out = check('mastra', 'clean-control');
     expect(out.findings).toEqual([]);
-    expect(out.summary).toBe('0 checks ran on 1 LLM request in 1 trace; 6 could not run: message content was not captured. 0 findings.');
+    expect(out.summary).toBe(`0 checks ran on 1 LLM request in 1 trace; 6 could not run: ${MASTRA_0X_NOT_READ}. 0 findings.`);
   });
 });
