@@ -1,6 +1,7 @@
 // The grounding of one chosen argument value against the frame of the request that chose it, in
 // a fixed order: a free-text phrase by case-insensitive substring; a phone by digits; an
-// identifier by WHOLE served token, then declared enum, app-asserted external ground, a value
+// identifier by WHOLE served token (or by the join of a served run of display groups, `DE02 2005
+// 0550 …`, grouped-values.ts), then declared enum, app-asserted external ground, a value
 // served only by a tool that is not a declared producer (`wrong-producer`, advisory), a proper part
 // of a served token (`fragment`), a join of whole served tokens (`composed`, a pass), a date
 // (or a `YYYY-MM` month) computed from a served anchor and the user's relative phrase (`derived`,
@@ -15,6 +16,10 @@ import { ServedPhones } from './argument-phones.js';
 import { composedOf, type ComposedPart } from './argument-composed.js';
 import { anchorsOf, derivedDate, derivedMonth, isoDateOf, isoMonthOf, spansOf, type DerivedDate } from './argument-dates.js';
 import { isFragmentOf, phoneDigits, type JudgedValue } from './argument-identity.js';
+import { groupedJoins, MIN_JOINED_CHARS } from './grouped-values.js';
+
+/** Display-grouped joins read per served string (the answer-side cap of unsupported-value's forms). */
+const MAX_JOINS_PER_TEXT = 2000;
 
 export type Verdict =
   | { grounding: 'served' }
@@ -30,6 +35,7 @@ export type Verdict =
 export class FrameGrounds {
   readonly served: ServedGrounds;
   private phones: ServedPhones | undefined;
+  private grouped: Map<string, ServedString[]> | undefined;
   private dates: { anchors: ReturnType<typeof anchorsOf>; spans: ReturnType<typeof spansOf> } | undefined;
   private externalLower: { g: ExternalGround; lower: string }[] | undefined;
 
@@ -46,6 +52,21 @@ export class FrameGrounds {
 
   private phoneGrounds(): ServedPhones {
     return (this.phones ??= new ServedPhones(() => this.served.texts()));
+  }
+
+  /** The served strings holding a display-grouped run (`DE02 2005 0550 …`) that joins to `needle`. */
+  private groupedServing(needle: string): ServedString[] {
+    if (!this.grouped) {
+      this.grouped = new Map();
+      for (const { served, text } of this.served.texts()) {
+        for (const g of groupedJoins(text, MAX_JOINS_PER_TEXT)) {
+          const list = this.grouped.get(g.key);
+          if (!list) this.grouped.set(g.key, [served]);
+          else if (!list.includes(served)) list.push(served);
+        }
+      }
+    }
+    return this.grouped.get(needle) ?? [];
   }
 
   private dateGrounds() {
@@ -76,6 +97,8 @@ export class FrameGrounds {
     const fromProducer = (s: ServedString) => s.source !== 'tool-result' || s.toolName === undefined || producers.includes(s.toolName);
     const located = this.served.locate(needle, fromProducer);
     if (located.accepted) return { grounding: 'served' };
+    // The same identifier written in display groups (the user typed `DE02 2005 0550 1015 8713 93`).
+    if (needle.length >= MIN_JOINED_CHARS && !located.whole && this.groupedServing(needle).some(fromProducer)) return { grounding: 'served' };
     const external = this.external().find((e) => e.lower.includes(needle));
     if (external) return { grounding: 'external', ground: external.g };
     if (located.whole) return { grounding: 'wrong-producer', served: located.whole };

@@ -1,7 +1,8 @@
 // Check `unsupported-value` (seam `answer`): every data token of the final answer (see
 // data-tokens.ts) must appear, token for token, in a tool result the answering request's window
 // held — or meet one in a canonical form (value-forms.ts: a US, European or written date meets the
-// served ISO date, `2:00 AM` meets `02:00`, a phone meets the same digits), after rounding to the
+// served ISO date, `2:00 AM` meets `02:00`, a phone meets the same digits; grouped-values.ts: an
+// identifier in display groups meets its join), after rounding to the
 // precision the answer states or a unit factor (value-numbers.ts: `99.95%` meets 0.9995, `about
 // 41,000` meets 41,187, 1,536 MB meets 1610612736 bytes). A number no result holds but which is
 // the sum, difference, product or ratio of two or three served numbers (value-arithmetic.ts) is an
@@ -25,6 +26,7 @@ import { buildEvidenceIndex, extractDataTokens, scanDataTokens, DEFAULT_MAX_ANSW
 import { buildFormIndex, findValueForms, type ValueForm } from './value-forms.js';
 import { answerNumber, collectNumbers, hedgedIn, meetByRoundingOrUnit, sortNumbers, type ServedNumber, type SortedNumbers } from './value-numbers.js';
 import { arithmeticOperands, deriveNumber, type Derivation } from './value-arithmetic.js';
+import { groupedJoins } from './grouped-values.js';
 import { VALUE_SEARCH_LIMITS } from '../limits.js';
 
 export const UNSUPPORTED_VALUE = 'unsupported-value';
@@ -239,8 +241,12 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
     return undefined;
   };
   let searched = 0;
+  const judged = withGroupedValues(input.answerText, extraction.tokens, forms, values, (key) => {
+    const v = { lookups: [key] } as AnswerValue;
+    return lookupAll(v, evidence) ?? lookupAll(v, formIndex()) ?? lookupAll(v, exemptIndex) ?? lookupAll(v, exemptFormIndex());
+  }, L.maxFormsPerText);
 
-  for (const v of values) {
+  for (const v of judged) {
     const at = lookupAll(v, evidence) ?? lookupAll(v, formIndex()) ?? innerServed(v, evidence);
     if (at !== undefined) {
       ground(v, at);
@@ -293,6 +299,33 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
     findings.push(buildFinding(input, v, grounding, results.length, evidence.size));
   }
   return { findings, tally, grounded, exempt, ...(incompleteReasons.length > 0 ? { incomplete: incompleteReasons.join('; ') } : {}) };
+}
+
+/**
+ * The answer's values again with its display-grouped identifiers (`DE89 3704 0044 0532 0130 00`)
+ * read whole, where some source holds the join (`held`): each such run is one value, keyed by its
+ * join, and its groups are no longer judged one by one. A run whose join no source holds is left
+ * to its groups. Dates and phones found first keep their text.
+ */
+function withGroupedValues(
+  answer: string,
+  tokens: readonly DataToken[],
+  forms: readonly ValueForm[],
+  values: AnswerValue[],
+  held: (key: string) => number | undefined,
+  max: number,
+): AnswerValue[] {
+  const taken: ValueForm[] = [...forms];
+  const added: ValueForm[] = [];
+  for (const g of groupedJoins(answer, max)) {
+    if (taken.some((f) => g.start < f.end && g.end > f.start)) continue;
+    if (held(g.key) === undefined) continue;
+    const form: ValueForm = { kind: 'grouped', raw: g.raw, key: g.key, lookups: [g.key], start: g.start, end: g.end };
+    taken.push(form);
+    added.push(form);
+  }
+  if (added.length === 0) return values;
+  return answerValues(answer, tokens, [...forms, ...added].sort((a, b) => a.start - b.start));
 }
 
 /** A phone-shaped run whose every data token a result served as is (the last one's position), if so. */

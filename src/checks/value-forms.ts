@@ -4,12 +4,15 @@
 // phone numbers (compared by their digits, a country code aside) and percentages with decimals
 // (`99.5%`: data however few digits, met by the number or the ratio served). Each form found in a text
 // becomes a canonical key (`2025-11-30`, `02:00`, `tel10:4155550132`) on both sides,
-// so `unsupported-value` can look a date up as the served ISO date. Used by unsupported-value only.
+// so `unsupported-value` can look a date up as the served ISO date; a served identifier written in
+// display groups (`DE89 3704 …`) also serves its join. Used by unsupported-value only.
 // Must never guess a form from a bare number, never read a date without a year as data, never do
 // I/O: pure functions over strings, bounded by their callers' caps.
 
-/** What kind of value a form is. */
-export type ValueFormKind = 'date' | 'time' | 'phone' | 'percent';
+import { groupedJoins } from './grouped-values.js';
+
+/** What kind of value a form is (`grouped`: display groups of an identifier, grouped-values.ts). */
+export type ValueFormKind = 'date' | 'time' | 'phone' | 'percent' | 'grouped';
 
 /** One value written in a recognised form, found in a text. */
 export interface ValueForm {
@@ -239,6 +242,8 @@ export function buildFormIndex(sources: readonly FormSource[], maxKeys: number):
         if (f.kind === 'time' && f.key.length === 8 && !add(f.key.slice(0, 5), at)) return false;
       }
       for (const m of leaf.matchAll(/(?<![\w.])\+?(\d{10,15})(?![\w.]?\d)/g)) for (const k of phoneKeys(m[1]!)) if (!add(k, at)) return false;
+      // A served `DE89 3704 0044 0532 0130 00` also serves its join (grouped-values.ts).
+      for (const g of groupedJoins(leaf, maxKeys)) if (!add(g.key, at)) return false;
       return true;
     });
   }

@@ -331,33 +331,4 @@ export const HOLDOUT2_OFFER_ARGUMENT_CASES: CaseSpec[] = [
       },
     ],
   },
-  {
-    name: 'holdout2-ua-clean-iban-typed-with-blanks',
-    shape: 'vercel',
-    check: 'unsupported-argument',
-    class: 'held-out 2: the user types an IBAN in groups of four; the model passes it without blanks, as the schema asks',
-    kind: 'clean',
-    note: 'Beyond the documented rule: the compact DE02200505501015871393 is exactly the user\'s "DE02 2005 0550 1015 8713 93" with the display blanks removed, which the schema asks for ("without blanks"); a reviewer sees the user\'s own value, not an invented one. The whole-token rule does not join blank-separated groups.',
-    expect: [],
-    system: BANK_SYSTEM,
-    tools: offer2('find_accounts', 'list_transactions'),
-    declarations: declarations2([declare2('find_accounts'), declare2('list_transactions', { argumentsFrom: ['find_accounts'] })]),
-    turns: [
-      {
-        user: 'Welche Abbuchungen gab es zuletzt auf DE02 2005 0550 1015 8713 93?',
-        steps: [
-          {
-            calls: [
-              {
-                name: 'list_transactions',
-                args: { iban: 'DE02200505501015871393', direction: 'debit' },
-                result: [{ booking_date: '2026-11-29', amount: -500.0, currency: 'EUR', counterparty: 'Miriam Okafor', reference: 'Umbuchung Girokonto' }],
-              },
-            ],
-          },
-        ],
-        answer: 'Auf DE02 2005 0550 1015 8713 93 gab es zuletzt nur eine Abbuchung: 500,00 € am 29.11.2026, eine Umbuchung auf Ihr Girokonto.',
-      },
-    ],
-  },
 ];

@@ -98,25 +98,6 @@ export const HOLDOUT2_VALUE_CASES: CaseSpec[] = [
     ],
   },
   {
-    name: 'holdout2-uv-clean-iban-grouped-for-display',
-    shape: 'vercel',
-    check: 'unsupported-value',
-    class: 'held-out 2: the answer prints the served IBAN in the usual groups of four',
-    kind: 'clean',
-    note: 'Beyond the documented rule: "DE89 3704 0044 0532 0130 00" is the served DE89370400440532013000 with display blanks, the way banks print IBANs; a reviewer reads the same value. The token rule splits it into groups the result never held.',
-    expect: [],
-    system: BANK_SYSTEM,
-    tools: offer2('find_accounts'),
-    declarations: declarations2([declare2('find_accounts')]),
-    turns: [
-      {
-        user: 'What is the IBAN of my current account? Customer number 31822904. I need it for my employer.',
-        steps: [{ calls: [{ name: 'find_accounts', args: { customer_no: '31822904' }, result: BANK_ACCOUNTS }] }],
-        answer: 'The IBAN of your Girokonto Plus is:\n\n**DE89 3704 0044 0532 0130 00**\n\nThe account holder is Miriam Okafor. You can give this to your employer as is.',
-      },
-    ],
-  },
-  {
     name: 'holdout2-uv-clean-lots-table-and-code-block',
     shape: 'traceloop',
     check: 'unsupported-value',

@@ -1,12 +1,13 @@
 // Quality cases for the `unsupported-value` rules the second held-out set drove (docs/checks-
-// answer.md): numeric dates written as list labels (`- 21.10.2026: …`), and the driving held-out
-// cases themselves, renamed `found2-*` (docs/quality.md "Found cases"). The rules' own cases use a
-// freight-forwarding desk, a domain no held-out case uses. Data only; expectations come from the
+// answer.md): numeric dates written as list labels (`- 21.10.2026: …`), identifiers written in
+// display groups (`8949 0200 0012 3456 7890`), and the driving held-out cases themselves, renamed
+// `found2-*` (docs/quality.md "Found cases"). The rules' own cases use a freight-forwarding desk
+// and a mobile operator's SIM desk, domains no held-out case uses. Data only; expectations come from the
 // documented rules, never from what the checks do today.
 
 import type { CaseSpec, ToolDefinition } from '../spec.js';
 import { declarations } from './common.js';
-import { CLAIMS_SYSTEM, declarations2, declare2, offer2 } from './holdout2-common.js';
+import { BANK_ACCOUNTS, BANK_SYSTEM, CLAIMS_SYSTEM, declarations2, declare2, offer2 } from './holdout2-common.js';
 
 const FREIGHT_SYSTEM = 'You are the shipment desk assistant of Halvorsen Freight. Answer only from tool results; dates as DD.MM.YYYY, weights in kg.';
 const FREIGHT_TOOLS: Record<string, ToolDefinition> = {
@@ -24,6 +25,24 @@ const SHIPMENTS = [
   { shipment: 'SHP-88213', delivered_on: '2026-10-21', weight_kg: 1840.5 },
   { shipment: 'SHP-88240', delivered_on: '2026-11-04', weight_kg: 920.25 },
 ];
+export const SIM_SYSTEM = 'You are the service assistant of Nordwelle Mobile. Answer only from tool results; print ICCIDs in groups of four digits, as on the card.';
+export const SIM_TOOLS: Record<string, ToolDefinition> = {
+  find_sims: {
+    description: "A customer's SIM cards with ICCID, phone number and plan.",
+    parameters: { type: 'object', properties: { customer_no: { type: 'string', description: 'Customer number, 8 digits.' } }, required: ['customer_no'], additionalProperties: false },
+  },
+  sim_status: {
+    description: 'Activation state of one SIM card.',
+    parameters: { type: 'object', properties: { iccid: { type: 'string', description: 'ICCID as printed on the card, digits only, no blanks.' } }, required: ['iccid'], additionalProperties: false },
+  },
+};
+const simBase = {
+  system: SIM_SYSTEM,
+  tools: { find_sims: SIM_TOOLS['find_sims']! },
+  declarations: declarations([['find_sims', { readOnly: true, inputSchema: SIM_TOOLS['find_sims']!.parameters }]]),
+};
+const SIMS = [{ iccid: '89490200001234567890', msisdn: '+4915112345678', plan: 'Data 20', activated_on: '2026-03-14' }];
+const simSteps = [{ calls: [{ name: 'find_sims', args: { customer_no: '55120834' }, result: SIMS }] }];
 const shipmentSteps = [{ calls: [{ name: 'list_shipments', args: { consignee: 'CN-40771' }, result: SHIPMENTS }] }];
 
 export const DISPLAY_VALUE_CASES: CaseSpec[] = [
@@ -58,6 +77,66 @@ export const DISPLAY_VALUE_CASES: CaseSpec[] = [
         user: 'When did the shipments for consignee CN-40771 arrive?',
         steps: shipmentSteps,
         answer: 'Delivery log for CN-40771:\n\n- 22.10.2026: SHP-88213 delivered, 1.840,5 kg\n- 04.11.2026: SHP-88240 delivered, 920.25 kg',
+      },
+    ],
+  },
+  {
+    name: 'uv-clean-grouped-iccid',
+    shape: 'vercel',
+    check: 'unsupported-value',
+    class: 'a served ICCID printed in display groups of four ("8949 0200 0012 3456 7890")',
+    kind: 'clean',
+    note: 'The groups, joined, are exactly the served 89490200001234567890: one value, read whole.',
+    expect: [],
+    ...simBase,
+    turns: [
+      {
+        user: 'Which SIM card is registered to customer 55120834?',
+        steps: simSteps,
+        answer: 'Customer 55120834 has one SIM card:\n\n- ICCID: 8949 0200 0012 3456 7890\n- Plan: Data 20, active since 14.03.2026',
+      },
+    ],
+  },
+  {
+    name: 'uv-defect-grouped-iccid-digits-swapped',
+    shape: 'traceloop',
+    check: 'unsupported-value',
+    class: 'an ICCID in display groups with two digits swapped (3465 for 3456)',
+    kind: 'defect',
+    note: 'The join 89490200001234657890 is served by nothing, so the run is judged group by group: 3465 is the wrong group; the other groups, served only inside the ICCID, are findings a reviewer accepts.',
+    expect: [{ check: 'unsupported-value', value: '3465' }],
+    acceptable: [
+      { check: 'unsupported-value', value: '8949' },
+      { check: 'unsupported-value', value: '0200' },
+      { check: 'unsupported-value', value: '0012' },
+      { check: 'unsupported-value', value: '7890' },
+    ],
+    ...simBase,
+    turns: [
+      {
+        user: 'What is the ICCID of the SIM for customer 55120834?',
+        steps: simSteps,
+        answer: 'The SIM card of customer 55120834 has the ICCID 8949 0200 0012 3465 7890 (plan Data 20).',
+      },
+    ],
+  },
+  {
+    // Was holdout2-uv-clean-iban-grouped-for-display: drove the display-groups rule.
+    name: 'found2-uv-clean-iban-grouped-for-display',
+    shape: 'vercel',
+    check: 'unsupported-value',
+    class: 'found 2 (was held out): the answer prints the served IBAN in the usual groups of four',
+    kind: 'clean',
+    note: '"DE89 3704 0044 0532 0130 00" is the served DE89370400440532013000 with display blanks, the way banks print IBANs; a reviewer reads the same value.',
+    expect: [],
+    system: BANK_SYSTEM,
+    tools: offer2('find_accounts'),
+    declarations: declarations2([declare2('find_accounts')]),
+    turns: [
+      {
+        user: 'What is the IBAN of my current account? Customer number 31822904. I need it for my employer.',
+        steps: [{ calls: [{ name: 'find_accounts', args: { customer_no: '31822904' }, result: BANK_ACCOUNTS }] }],
+        answer: 'The IBAN of your Girokonto Plus is:\n\n**DE89 3704 0044 0532 0130 00**\n\nThe account holder is Miriam Okafor. You can give this to your employer as is.',
       },
     ],
   },
