@@ -10,7 +10,10 @@ export interface AnalysisWorkerData {
   options: FootprintOptions;
 }
 
-export type ToWorker =
+/** What the app thread posts: every item since its last post, in order (one post per tick, not per span). */
+export type ToWorker = ToWorkerItem[];
+
+export type ToWorkerItem =
   /** A span that has just started with a conversation id (FootprintCore#noteSpanStart). */
   | { t: 'start'; span: SpanData }
   /** One ended agent span with its log records, or late log records alone. */

@@ -7,7 +7,7 @@
 import { readlinkSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { FootprintCore } from '../runs/footprint.js';
-import type { AnalysisWorkerData, FromWorker, ToWorker } from './analysis-protocol.js';
+import type { AnalysisWorkerData, FromWorker, ToWorker, ToWorkerItem } from './analysis-protocol.js';
 
 /** This thread's OS id on Linux (`/proc/thread-self` -> `<pid>/task/<tid>`), else undefined. */
 function osThreadId(): number | undefined {
@@ -24,7 +24,7 @@ if (port) {
   const data = workerData as AnalysisWorkerData;
   const core = new FootprintCore(data.options);
   const send = (m: FromWorker) => port.postMessage(m);
-  port.on('message', (m: ToWorker) => {
+  const handle = (m: ToWorkerItem): void => {
     switch (m.t) {
       case 'start':
         try {
@@ -48,6 +48,9 @@ if (port) {
         core.reset();
         return;
     }
+  };
+  port.on('message', (batch: ToWorker) => {
+    for (const m of batch) handle(m);
   });
   send({ t: 'ready', tid: osThreadId() });
 }

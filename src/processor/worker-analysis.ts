@@ -15,7 +15,7 @@ import type { Limits } from '../limits.js';
 import type { SpanData } from '../model/telemetry.js';
 import { ANALYSIS_SKIPPED_QUEUE_FULL, ANALYSIS_SKIPPED_TIMED_OUT, ANALYSIS_SKIPPED_WORKER_FAILED, ATTR_ANALYSIS_SKIPPED } from '../findings/names.js';
 import { annotate } from './sdk-span.js';
-import type { AnalysisWorkerData, FromWorker, ToWorker } from './analysis-protocol.js';
+import type { AnalysisWorkerData, FromWorker, ToWorkerItem } from './analysis-protocol.js';
 
 /** What the processor does with a reply: the span to forward (annotated or not) and its carriers. */
 export interface WorkerHooks {
@@ -84,6 +84,8 @@ export class WorkerAnalysis {
   private drainWaiters: (() => void)[] = [];
   private readonly counters = { submitted: 0, unanalysedQueueFull: 0, unanalysedWorkerFailed: 0, unanalysedTimedOut: 0 };
   private tid: number | undefined;
+  private outbox: ToWorkerItem[] = [];
+  private flushQueued = false;
   /** The core's stats as of its latest reply. */
   coreStats: CoreStats | undefined;
 
@@ -165,6 +167,7 @@ export class WorkerAnalysis {
 
   /** Resolves once nothing is held, or after `timeoutMs` with what is still in analysis released unanalysed. */
   async drain(timeoutMs: number): Promise<void> {
+    this.flushOutbox();
     if (!this.busy) return;
     this.worker?.ref();
     let timer: NodeJS.Timeout | undefined;
@@ -228,15 +231,42 @@ export class WorkerAnalysis {
     }
   }
 
-  private post(m: ToWorker): boolean {
+  /** Queues one item for the worker; the items go in one post when the current task ends. */
+  private post(m: ToWorkerItem): boolean {
     if (this.failed || !this.worker) return false;
-    try {
-      this.worker.postMessage(m);
-      return true;
-    } catch (e) {
-      this.fail(`a message to the analysis worker failed: ${(e as Error)?.message ?? String(e)}`);
-      return false;
+    this.outbox.push(m);
+    if (!this.flushQueued) {
+      this.flushQueued = true;
+      queueMicrotask(this.flushOutbox);
     }
+    return true;
+  }
+
+  private readonly flushOutbox = (): void => {
+    this.flushQueued = false;
+    const items = this.outbox;
+    if (items.length === 0) return;
+    this.outbox = [];
+    if (this.failed || !this.worker) {
+      this.releaseItems(items);
+      return;
+    }
+    try {
+      this.worker.postMessage(items);
+    } catch (e) {
+      // Not cloneable (or the worker is going): these go on unanalysed; the worker is not trusted further.
+      this.releaseItems(items);
+      this.fail(`a message to the analysis worker failed: ${(e as Error)?.message ?? String(e)}`);
+    }
+  };
+
+  private releaseItems(items: ToWorkerItem[]): void {
+    for (const m of items) {
+      if (m.t !== 'process') continue;
+      const h = this.inFlight.get(m.id);
+      if (h) this.release(h, ANALYSIS_SKIPPED_WORKER_FAILED);
+    }
+    this.forwardReady();
   }
 
   private push(h: Held): void {
