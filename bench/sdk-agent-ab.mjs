@@ -12,7 +12,9 @@
 // Usage: node bench/sdk-agent-ab.mjs DIST_A [DIST_B]   (bsp, then in-thread footprint of each build)
 //        node bench/sdk-agent-ab.mjs --worker [DIST]   (bsp, in-thread and worker mode of one build)
 //        node bench/sdk-agent-ab.mjs child bsp|footprint|worker [DIST]   (one run; prints JSON)
-//        BENCH_AB_RUNS (3), BENCH_AB_TURNS (1500), BENCH_AB_ROUNDS (3)
+//        BENCH_AB_RUNS (3), BENCH_AB_TURNS (1500), BENCH_AB_ROUNDS (3); BENCH_AB_PACE=1: worker mode
+//          waits (off CPU) every 32 turns until the worker caught up (the steady state of an app
+//          whose turns wait on a model), instead of holding a whole round at once
 
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -28,6 +30,7 @@ const TURNS = Number(process.env.BENCH_AB_TURNS ?? 1500);
 const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 3);
 const RUNS = Number(process.env.BENCH_AB_RUNS ?? 3);
 const TURNS_PER_CONVERSATION = 5;
+const PACE = process.env.BENCH_AB_PACE === '1';
 const AGENT_USAGE = { 'gen_ai.usage.input_tokens': 10_412, 'gen_ai.usage.output_tokens': 96 };
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 /**
@@ -85,7 +88,12 @@ async function childRun(variant, dist) {
     const p0 = processCpuNs();
     for (let t = 0; t < n; t++) {
       agentTurn(tracer, `conv-${r}-${Math.floor(t / TURNS_PER_CONVERSATION)}`, cs[t % cs.length], AGENT_USAGE);
-      if ((t & 31) === 31) await yieldToLoop(); // the BSP exports as an app's event loop would let it
+      if ((t & 31) === 31) {
+        await yieldToLoop(); // the BSP exports as an app's event loop would let it
+        // BENCH_AB_PACE=1: worker mode waits (off CPU) until the worker has caught up, as an app
+        // waiting on its model would let it; the app thread then never holds a round at once.
+        if (PACE && variant === 'worker') while (fp.stats().worker.held > 0) await new Promise((res) => setTimeout(res, 2));
+      }
     }
     await provider.forceFlush();
     const app = threadCpuNs(process.pid) - a0;
