@@ -20,9 +20,9 @@ import type { LogData, SpanData } from '../model/telemetry.js';
 import { spanKey } from '../model/telemetry.js';
 import { annotate, fromSpanData, hrTimeToNanos, otlpKind, resourceAttributes, scopeOf, toSpanData } from './sdk-span.js';
 import { CONVERSATION_ID_KEYS } from '../conventions/conversation-keys.js';
-import { hasAnyKey, looksLikeAgentSpan } from './recognize.js';
+import { hasAnyKey, keySet, looksLikeAgentSpan } from './recognize.js';
 
-const CONVERSATION_KEY_SET: ReadonlySet<string> = new Set(CONVERSATION_ID_KEYS);
+const CONVERSATION_KEY_SET = keySet(CONVERSATION_ID_KEYS);
 import { PendingLogs, type PendingLogStats } from './log-buffer.js';
 import { WorkerAnalysis, postedBytes, type WorkerAnalysisStats } from './worker-analysis.js';
 
