@@ -139,10 +139,11 @@ function read(body: Uint8Array, where: string): { traces: DecodedTraces; layout:
         const p: Pending = { ref, ctx, scan };
         let traceId: string | undefined;
         let marks: boolean;
-        if (scan) {
-          traceId = hexAt(buf, scan.traceId, scan.traceIdEnd, 16);
-          marks = scan.marks;
-        } else {
+        if (scan) traceId = hexAt(buf, scan.traceId, scan.traceIdEnd, 16);
+        if (scan && (!scan.marks || traceId)) marks = scan.marks;
+        else {
+          // Unsure, or marked (checked no further) with an unusable trace id: protobufjs reads it.
+          p.scan = undefined;
           p.message = decodeAt(OtlpTypes.Span, reader, f.start, f.end, DEPTH_SPAN);
           traceId = hexOf(p.message.traceId, 16);
           marks = ((p.message.attributes as Msg[] | undefined) ?? []).some((kv) => typeof kv?.key === 'string' && isAgentSpanKey(kv.key));
@@ -155,19 +156,19 @@ function read(body: Uint8Array, where: string): { traces: DecodedTraces; layout:
   for (const p of pending) {
     const { scan, ctx, ref } = p;
     const f = layout.spans[ref]!;
-    if (scan) {
-      const traceId = hexAt(buf, scan.traceId, scan.traceIdEnd, 16);
+    const scannedTrace = scan ? hexAt(buf, scan.traceId, scan.traceIdEnd, 16) : undefined;
+    // A span of an agent trace (every marked span is one) is read by protobufjs below.
+    if (scan && !(scannedTrace && agentTraces.has(scannedTrace))) {
+      const traceId = scannedTrace;
       const spanId = hexAt(buf, scan.spanId, scan.spanIdEnd, 8);
       const name = stringAt(buf, scan.name, scan.nameEnd);
       if (!traceId || !spanId) {
         rejectSpan(out, where, name);
         continue;
       }
-      if (!agentTraces.has(traceId)) {
-        const whole = (): DecodedTraceSpan => wholeSpan(decodeAt(OtlpTypes.Span, protobuf.Reader.create(body), f.start, f.end, DEPTH_SPAN), traceId, spanId, name, ctx, ref);
-        out.spans.push({ span: lightSpanOf(buf, scan, traceId, spanId, name, ctx), extras: {}, whole, ref });
-        continue;
-      }
+      const whole = (): DecodedTraceSpan => wholeSpan(decodeAt(OtlpTypes.Span, protobuf.Reader.create(body), f.start, f.end, DEPTH_SPAN), traceId, spanId, name, ctx, ref);
+      out.spans.push({ span: lightSpanOf(buf, scan, traceId, spanId, name, ctx), extras: {}, whole, ref });
+      continue;
     }
     const s = p.message ?? decodeAt(OtlpTypes.Span, reader, f.start, f.end, DEPTH_SPAN);
     const traceId = hexOf(s.traceId, 16);

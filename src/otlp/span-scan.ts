@@ -208,18 +208,23 @@ function keyValue(b: Uint8Array, s: number, e: number, out: { marks: boolean }):
   const f = new Fields(b, s, e);
   let ks = -1;
   let ke = -1;
+  let unchecked = false;
   while (f.next()) {
     if (f.num === 1) {
       if (f.wire !== LEN || !validUtf8(b, f.s, f.e)) return false;
       ks = f.s;
       ke = f.e;
     } else if (f.num === 2) {
-      if (f.wire !== LEN || !shallowValue(b, f.s, f.e)) return false;
+      if (f.wire !== LEN) return false;
+      // A marked span is read by protobufjs (its trace is an agent trace): its values need no check.
+      if (out.marks || (ks >= 0 && isMarkingKey(b, ks, ke))) unchecked = true;
+      else if (!shallowValue(b, f.s, f.e)) return false;
     }
   }
   if (f.bad) return false;
   if (ks >= 0 && isMarkingKey(b, ks, ke)) out.marks = true;
-  return true;
+  // A value left unchecked for a key a later key replaced: unsure.
+  return !unchecked || out.marks;
 }
 
 /** Checks a Span.Event (its attribute keys mark nothing). */
@@ -251,7 +256,9 @@ function link(b: Uint8Array, s: number, e: number): boolean {
 
 /**
  * The span in b[start, end) when protobufjs would read it to the same light values without an
- * error and none of its attribute values (span, events, links) nests; else undefined.
+ * error and none of its attribute values (span, events, links) nests; else undefined. A span found
+ * to carry a marking key (`marks`) is checked no further: only its trace id is valid in the answer,
+ * and the caller must have protobufjs read it (scan-read.ts does).
  */
 export function scanSpan(b: Uint8Array, start: number, end: number): ScannedSpan | undefined {
   const out: ScannedSpan = {
@@ -260,6 +267,7 @@ export function scanSpan(b: Uint8Array, start: number, end: number): ScannedSpan
   };
   const f = new Fields(b, start, end);
   while (f.next()) {
+    if (out.marks && f.num !== 1) continue; // marked: protobufjs reads it; only its trace id is wanted
     switch (f.num) {
       case 1:
       case 2:
