@@ -16,6 +16,10 @@ import { HOLDOUT_OFFER_ARGUMENT_CASES } from './holdout-offer-and-arguments.js';
 import { HOLDOUT_LEDGER_CASES } from './holdout-ledger.js';
 import { HOLDOUT_VALUE_CASES } from './holdout-values.js';
 import { HOLDOUT_CLAIM_REFUSAL_CASES } from './holdout-claims-refusals.js';
+import { HOLDOUT2_OFFER_ARGUMENT_CASES } from './holdout2-offer-arguments.js';
+import { HOLDOUT2_LEDGER_CASES } from './holdout2-ledger.js';
+import { HOLDOUT2_VALUE_CASES } from './holdout2-values.js';
+import { HOLDOUT2_CLAIM_REFUSAL_CASES } from './holdout2-claims-refusals.js';
 
 export const ALL_CASES: CaseSpec[] = [
   ...DANGLING_CASES,
@@ -34,4 +38,9 @@ export const ALL_CASES: CaseSpec[] = [
   ...HOLDOUT_LEDGER_CASES,
   ...HOLDOUT_VALUE_CASES,
   ...HOLDOUT_CLAIM_REFUSAL_CASES,
+  // The second held-out set (written blind on 2026-12-03, after every check was at P 1 R 1 on 181 cases).
+  ...HOLDOUT2_OFFER_ARGUMENT_CASES,
+  ...HOLDOUT2_LEDGER_CASES,
+  ...HOLDOUT2_VALUE_CASES,
+  ...HOLDOUT2_CLAIM_REFUSAL_CASES,
 ];
