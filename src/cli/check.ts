@@ -3,10 +3,10 @@
 // documents back out with the finding events added. Exit codes are exit-codes.ts' (0 ran clean,
 // 1 findings per --fail-on, 2 unusable input); it must never exit non-zero for findings unasked.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { DecodedDocument } from '../otlp/json.js';
-import { decodeTraceFileText } from '../otlp/trace-file.js';
+import { readTraceFiles } from './read-traces.js';
 import { encodeKeyValues } from '../otlp/anyvalue.js';
 import { loadDeclarationsFile } from '../declarations/load.js';
 import { FootprintCore, type Redaction } from '../runs/footprint.js';
@@ -81,19 +81,9 @@ export function runCheck(argv: string[], io: CheckIo = {}): CliResult {
     declarations = r.declarations;
   }
 
-  let doc: DecodedDocument = { spans: [], logs: [], diagnostics: [], documents: [] };
-  const docsPerFile: unknown[][] = [];
-  for (const path of positionals) {
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (e) {
-      return fail(`cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-    }
-    const before = doc.documents.length;
-    doc = decodeTraceFileText(text, path, doc);
-    docsPerFile.push(doc.documents.slice(before));
-  }
+  const read = readTraceFiles(positionals);
+  if (!read.ok) return fail(read.error);
+  const doc = read.doc;
   if (doc.spans.length === 0) {
     const why = doc.diagnostics.find((d) => d.level === 'error')?.message ?? 'no spans found in the input';
     return fail(doc.logs.length > 0 ? `no spans found (only ${doc.logs.length} log records): give the trace file too` : why);

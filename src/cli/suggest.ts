@@ -4,10 +4,10 @@
 // comments, readOnly and answers.checkValues left commented for the user to decide.
 // Must never overwrite an existing file, and never write a draft that would not load.
 
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { decodeTraceFileText } from '../otlp/trace-file.js';
+import { readTraceFiles } from './read-traces.js';
 import type { DecodedDocument } from '../otlp/json.js';
 import { isAgentSpan, readSpan } from '../conventions/registry.js';
 import { groupLogsBySpan } from '../conventions/log-join.js';
@@ -46,16 +46,9 @@ export function runSuggest(argv: string[]): CliResult {
   if (positionals.length === 0) return fail(`no trace file given\n${SUGGEST_USAGE}`);
   if (values.out && existsSync(values.out)) return fail(`${values.out} exists; the draft never overwrites a file (remove it or choose another name)`);
 
-  let doc: DecodedDocument = { spans: [], logs: [], diagnostics: [], documents: [] };
-  for (const path of positionals) {
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (e) {
-      return fail(`cannot read ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-    }
-    doc = decodeTraceFileText(text, path, doc);
-  }
+  const read = readTraceFiles(positionals);
+  if (!read.ok) return fail(read.error);
+  const doc = read.doc;
   if (doc.spans.length === 0) return fail(doc.diagnostics.find((d) => d.level === 'error')?.message ?? 'no spans found in the input');
 
   const events = readEvents(doc);

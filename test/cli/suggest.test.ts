@@ -157,5 +157,9 @@ describe('unit: usage', () => {
     expect(none.exitCode).toBe(2);
     expect(none.stderr).toContain('no tool was seen');
     expect(existsSync(join(tmp, 'none.yaml'))).toBe(false);
+    const missing = runDeclarations(['suggest', ...DEMO_FILES, join(tmp, 'absent.json'), '--out', join(tmp, 'missing.yaml')]);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toMatch(/cannot read .*absent\.json \(ENOENT\)/);
+    expect(existsSync(join(tmp, 'missing.yaml'))).toBe(false);
   });
 });

@@ -36,6 +36,16 @@ interface Sent {
 }
 
 /** POSTs `total` bytes in 64 KiB chunks (Content-Length or chunked); resolves on the answer's headers. */
+/** An in-process service (with a sink behind it) whose admission budget is `queuedBytes`; both closed after the test. */
+async function serviceWithQueuedBytes(queuedBytes: number): Promise<RunningService> {
+  const sink = await startSink();
+  opened.push(sink);
+  const base = testConfig();
+  const svc = await startService(testConfig({ downstream: downstreamTo(sink), limits: { ...base.limits, queuedBytes } }), { log: () => {} });
+  opened.push({ close: () => svc.shutdown() });
+  return svc;
+}
+
 function send(base: string, total: number, opts: { chunked?: boolean; stallAfter?: number; token?: string } = {}): { done: Promise<Sent>; abort(): void } {
   const u = new URL(`${base}/v1/traces`);
   const headers: Record<string, string> = { 'Content-Type': 'application/x-protobuf' };
@@ -118,11 +128,7 @@ describe('admission before reading', () => {
   }, 60_000);
 
   it('a body without Content-Length is cut off at limits.queuedBytes while it streams', async () => {
-    const sink = await startSink();
-    opened.push(sink);
-    const base = testConfig();
-    const svc = await startService(testConfig({ downstream: downstreamTo(sink), limits: { ...base.limits, queuedBytes: 2 * 1024 * 1024 } }), { log: () => {} });
-    opened.push({ close: () => svc.shutdown() });
+    const svc = await serviceWithQueuedBytes(2 * 1024 * 1024);
     // One sender holds 1.5 MB of the budget (declared, and still uploading).
     const holder = send(svc.address, 1536 * 1024, { stallAfter: 64 * 1024 });
     await sleep(200);
@@ -139,11 +145,7 @@ describe('admission before reading', () => {
 
 describe('the close after an early answer lingers', () => {
   it('a refused sender that goes on writing its body after the 429 gets no write error for the next second (before: EPIPE 3 ms after the answer; under load, before it was read)', async () => {
-    const sink = await startSink();
-    opened.push(sink);
-    const base = testConfig();
-    const svc = await startService(testConfig({ downstream: downstreamTo(sink), limits: { ...base.limits, queuedBytes: 2 * 1024 * 1024 } }), { log: () => {} });
-    opened.push({ close: () => svc.shutdown() });
+    const svc = await serviceWithQueuedBytes(2 * 1024 * 1024);
     const holder = send(svc.address, 1536 * 1024, { stallAfter: 64 * 1024 });
     await sleep(200);
     const u = new URL(`${svc.address}/v1/traces`);
