@@ -226,7 +226,7 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
     // One pass each over the ledger and the served history, not one per window result.
     const rowByCall = new Map<string, LedgerRow>();
     for (const r of state.ledger) if (r.callId && !rowByCall.has(r.callId)) rowByCall.set(r.callId, r);
-    const firstServed = new Map<string, number>();
+    const firstServed = new Map<number, number>();
     for (const e of state.served) {
       const key = servedKey(e.text);
       if (!firstServed.has(key)) firstServed.set(key, e.request);
