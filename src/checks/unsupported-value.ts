@@ -24,7 +24,7 @@ import { quoteText } from '../findings/quote.js';
 import { GROUNDING_ASSISTANT_ONLY, GROUNDING_DERIVED, GROUNDING_NOWHERE } from '../findings/names.js';
 import { buildEvidenceIndex, extractDataTokens, scanDataTokens, DEFAULT_MAX_ANSWER_TOKENS, DEFAULT_MAX_INDEX_TOKENS, type DataToken } from './data-tokens.js';
 import { buildFormIndex, findValueForms, type ValueForm } from './value-forms.js';
-import { answerNumber, collectNumbers, hedgedIn, meetByRoundingOrUnit, sortNumbers, type ServedNumber, type SortedNumbers } from './value-numbers.js';
+import { answerNumber, collectNumbers, hedgedIn, meetByRoundingOrUnit, sortNumbers, unitAfter, type ServedNumber, type SortedNumbers } from './value-numbers.js';
 import { arithmeticOperands, deriveNumber, type Derivation } from './value-arithmetic.js';
 import { groupedJoins } from './grouped-values.js';
 import { VALUE_SEARCH_LIMITS } from '../limits.js';
@@ -104,6 +104,9 @@ interface AnswerValue {
   inner?: string[];
 }
 
+/** Dot-grouped digits with no comma part (`12.480`, `1.234.567`): a decimal or German thousands. */
+const DOT_GROUPED_INTEGER = /^\d{1,3}(?:\.\d{3})+$/;
+
 /** The answer's values: its forms, then every data token not only ever written inside one. */
 function answerValues(answer: string, tokens: readonly DataToken[], forms: readonly ValueForm[]): AnswerValue[] {
   const out: AnswerValue[] = [];
@@ -138,7 +141,9 @@ function answerValues(answer: string, tokens: readonly DataToken[], forms: reado
   for (const t of tokens) {
     if ((inForms.get(t.key) ?? 0) >= (everywhere.get(t.key) ?? 1)) continue;
     if (seenForm.has(t.key)) continue;
-    out.push({ key: t.key, raw: t.raw, lookups: [t.key], number: t.kind === 'number' });
+    // `12.480` is a decimal (12.48) or German thousands (12480): either reading, if served, grounds it.
+    const thousands = t.kind === 'number' && DOT_GROUPED_INTEGER.test(t.raw) ? t.raw.replace(/\./g, '') : undefined;
+    out.push({ key: t.key, raw: t.raw, lookups: thousands ? [t.key, thousands] : [t.key], number: t.kind === 'number' });
   }
   return out;
 }
@@ -267,12 +272,13 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
       const t = answerNumber(v.raw, hedgedIn(input.answerText, v.raw));
       if (t) {
         const p = numberPools();
-        const met = meetByRoundingOrUnit(t, p.served.numbers);
+        const unit = answerUnitOf(input.answerText, v.raw);
+        const met = meetByRoundingOrUnit(t, p.served.numbers, unit);
         if (met) {
           ground(v, met.number.at);
           continue;
         }
-        if (meetByRoundingOrUnit(t, p.exempt.numbers)) {
+        if (meetByRoundingOrUnit(t, p.exempt.numbers, unit)) {
           tally.checked++;
           exempt.push(v.key);
           continue;
@@ -326,6 +332,15 @@ function withGroupedValues(
   }
   if (added.length === 0) return values;
   return answerValues(answer, tokens, [...forms, ...added].sort((a, b) => a.start - b.start));
+}
+
+/** The unit word of an answer number: glued to it (`2048MB`) or right after its first occurrence (`1,234 MWh`). */
+function answerUnitOf(answer: string, raw: string): string | undefined {
+  const glued = /\d([A-Za-z]{1,6})$/.exec(raw);
+  if (glued) return glued[1]!.toLowerCase();
+  const s = answer.normalize('NFKC');
+  const at = s.indexOf(raw);
+  return at < 0 ? undefined : unitAfter(s, at + raw.length);
 }
 
 /** A phone-shaped run whose every data token a result served as is (the last one's position), if so. */

@@ -3,7 +3,10 @@
 // time or version), an answer number's stated precision and hedge (`about`, `roughly`, `~`), and
 // whether a served number meets it after rounding to that precision or a unit factor (100 for
 // percent and cents, 1000ⁿ and 1024ⁿ for bytes, 60 and 3600 for seconds). Used by
-// unsupported-value and value-arithmetic. Must never accept a rounding coarser than the answer
+// unsupported-value and value-arithmetic. A factor other than 1 never meets an answer number
+// written with the same unit word the served number carries (its key's last word or the word
+// after it): `1,234 MWh` against a served `consumption_mwh: 1.234` is a misread, not a conversion.
+// Must never accept a rounding coarser than the answer
 // states, never read a number out of an identifier, never do I/O: pure, bounded by its callers.
 
 import { textLeaves } from './value-forms.js';
@@ -15,6 +18,11 @@ export interface ServedNumber {
   /** As written where it was served (JSON number leaves as JSON writes them). */
   text: string;
   at: number;
+  /**
+   * The unit it was served in, lower-cased, when one is named: the last word of its JSON key
+   * (`consumption_mwh`, `sizeGb`) or a word right after it in text (`1.234 MWh`).
+   */
+  unit?: string;
 }
 
 export interface NumberPool {
@@ -30,10 +38,29 @@ export interface NumberPool {
  */
 const TEXT_NUMBER = /(?<![\w.\-:/])(\d{1,3}(?:\.\d{3})+,\d{1,2}(?![\d.,])|\d+,\d{1,2}(?![\d.,])|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?!\d|[-:/]\d|\.\d|,\d{3}(?!\d))/g;
 
-/** The numbers of one source text, in order (duplicates included). */
-export function numbersOfText(text: string, visit: (value: number, written: string) => boolean): void {
-  textLeaves(text, (leaf) => {
-    if (typeof leaf === 'number') return visit(leaf, String(leaf));
+/** A unit word: letters only, at most six (`MWh`, `kg`, `GiB`). */
+const UNIT_WORD = /^[a-z]{1,6}$/i;
+/** A unit word right after a number (one blank at most between them). */
+const UNIT_AFTER = /^ ?([A-Za-z]{1,6})(?![A-Za-z0-9])/;
+
+/** The unit a JSON key names as its last word (`consumption_mwh` -> `mwh`, `sizeGb` -> `gb`), if any. */
+export function unitOfKey(key: string | undefined): string | undefined {
+  if (key === undefined) return undefined;
+  const words = key.split(/[_\-.\s]+|(?<=[a-z0-9])(?=[A-Z])/).filter((w) => w !== '');
+  if (words.length < 2) return undefined;
+  const last = words[words.length - 1]!;
+  return UNIT_WORD.test(last) ? last.toLowerCase() : undefined;
+}
+
+/** The unit word written right after `end` in `text` (`1,234 MWh` -> `mwh`), if any. */
+export function unitAfter(text: string, end: number): string | undefined {
+  return UNIT_AFTER.exec(text.slice(end, end + 8))?.[1]!.toLowerCase();
+}
+
+/** The numbers of one source text, in order (duplicates included), with the unit each was served in. */
+export function numbersOfText(text: string, visit: (value: number, written: string, unit?: string) => boolean): void {
+  textLeaves(text, (leaf, key) => {
+    if (typeof leaf === 'number') return visit(leaf, String(leaf), unitOfKey(key));
     const s = leaf.normalize('NFKC');
     for (const m of s.matchAll(TEXT_NUMBER)) {
       const written = m[1]!;
@@ -44,7 +71,7 @@ export function numbersOfText(text: string, visit: (value: number, written: stri
         continue;
       }
       const value = Number(decimal ?? written.replace(/,/g, ''));
-      if (Number.isFinite(value) && !visit(value, written)) return false;
+      if (Number.isFinite(value) && !visit(value, written, unitAfter(s, m.index + written.length) ?? unitOfKey(key))) return false;
     }
     return true;
   });
@@ -56,14 +83,14 @@ export function collectNumbers(sources: readonly { text: string }[], max: number
   const numbers: ServedNumber[] = [];
   let truncated = false;
   for (let at = 0; at < sources.length && !truncated; at++) {
-    numbersOfText(sources[at]!.text, (value, text) => {
+    numbersOfText(sources[at]!.text, (value, text, unit) => {
       if (seen.has(value)) return true;
       if (numbers.length >= max) {
         truncated = true;
         return false;
       }
       seen.add(value);
-      numbers.push({ value, text, at });
+      numbers.push({ value, text, at, ...(unit !== undefined ? { unit } : {}) });
       return true;
     });
   }
@@ -201,7 +228,7 @@ function lowerBound(xs: readonly ServedNumber[], v: number): number {
  * (the plain value first). Each factor is an interval search over the sorted pool: O(factors ×
  * log n) per answer number, whatever the window's size.
  */
-export function meetByRoundingOrUnit(t: AnswerNumber, pool: SortedNumbers): { number: ServedNumber; factor: UnitFactor } | undefined {
+export function meetByRoundingOrUnit(t: AnswerNumber, pool: SortedNumbers, answerUnit?: string): { number: ServedNumber; factor: UnitFactor } | undefined {
   // Every value any rounding accepts lies within `width` of the answer number.
   const width = Math.max(1, 10 ** t.trailingZeros, 10 ** -t.decimals) * (1 + 1e-9) + 1e-9 * Math.abs(t.value);
   for (const factor of UNIT_FACTORS) {
@@ -209,6 +236,9 @@ export function meetByRoundingOrUnit(t: AnswerNumber, pool: SortedNumbers): { nu
     const b = (t.value + width) / factor.factor;
     for (let i = lowerBound(pool, Math.min(a, b)); i < pool.length && pool[i]!.value <= Math.max(a, b); i++) {
       const n = pool[i]!;
+      // Same unit named on both sides: no conversion happened, so no factor but 1 can meet it
+      // (a served 1.234 MWh is not "1,234 MWh").
+      if (factor.factor !== 1 && answerUnit !== undefined && n.unit === answerUnit) continue;
       if (meetsNumber(t, n.value * factor.factor, factor.rounding)) return { number: n, factor };
     }
   }

@@ -190,25 +190,6 @@ export const HOLDOUT2_VALUE_CASES: CaseSpec[] = [
     ],
   },
   {
-    name: 'holdout2-uv-defect-decimal-read-as-thousands',
-    shape: 'otel-logs',
-    check: 'unsupported-value',
-    class: 'held-out 2: a served 1.234 MWh is reported as "1,234 MWh" (a thousand times too much, same unit)',
-    kind: 'defect',
-    note: 'Beyond the documented rule: the answer names the same unit the tool served (MWh), so 1,234 MWh is the served 1.234 MWh misread, not a unit conversion; the documented × 1000 unit factor would meet it. A reviewer wants the finding.',
-    expect: [{ check: 'unsupported-value', value: '1234' }],
-    system: ENERGY_SYSTEM,
-    tools: offer2('meter_readings'),
-    declarations: declarations2([declare2('meter_readings')]),
-    turns: [
-      {
-        user: 'How much electricity did meter 1ESY1160512345 use in November?',
-        steps: [{ calls: [{ name: 'meter_readings', args: { meter_id: '1ESY1160512345' }, result: { meter_id: '1ESY1160512345', period: '2026-11', consumption_mwh: 1.234, kind: 'actual' } }] }],
-        answer: 'In November, meter 1ESY1160512345 used 1,234 MWh, based on actual readings.',
-      },
-    ],
-  },
-  {
     name: 'holdout2-uv-defect-wrong-expiry-year-next-turn',
     shape: 'otel-logs',
     check: 'unsupported-value',

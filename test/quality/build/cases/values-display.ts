@@ -1,13 +1,14 @@
 // Quality cases for the `unsupported-value` rules the second held-out set drove (docs/checks-
 // answer.md): numeric dates written as list labels (`- 21.10.2026: …`), identifiers written in
-// display groups (`8949 0200 0012 3456 7890`), and the driving held-out cases themselves, renamed
+// display groups (`8949 0200 0012 3456 7890`), unit factors that never apply between one unit
+// and itself (`1,536 GB` for a served `data_used_gb: 1.536`), and the driving held-out cases themselves, renamed
 // `found2-*` (docs/quality.md "Found cases"). The rules' own cases use a freight-forwarding desk
 // and a mobile operator's SIM desk, domains no held-out case uses. Data only; expectations come from the
 // documented rules, never from what the checks do today.
 
 import type { CaseSpec, ToolDefinition } from '../spec.js';
 import { declarations } from './common.js';
-import { BANK_ACCOUNTS, BANK_SYSTEM, CLAIMS_SYSTEM, declarations2, declare2, offer2 } from './holdout2-common.js';
+import { BANK_ACCOUNTS, BANK_SYSTEM, CLAIMS_SYSTEM, ENERGY_SYSTEM, declarations2, declare2, offer2 } from './holdout2-common.js';
 
 const FREIGHT_SYSTEM = 'You are the shipment desk assistant of Halvorsen Freight. Answer only from tool results; dates as DD.MM.YYYY, weights in kg.';
 const FREIGHT_TOOLS: Record<string, ToolDefinition> = {
@@ -31,6 +32,10 @@ export const SIM_TOOLS: Record<string, ToolDefinition> = {
     description: "A customer's SIM cards with ICCID, phone number and plan.",
     parameters: { type: 'object', properties: { customer_no: { type: 'string', description: 'Customer number, 8 digits.' } }, required: ['customer_no'], additionalProperties: false },
   },
+  data_usage: {
+    description: "Mobile data a customer used in the current billing month.",
+    parameters: { type: 'object', properties: { customer_no: { type: 'string', description: 'Customer number, 8 digits.' } }, required: ['customer_no'], additionalProperties: false },
+  },
   sim_status: {
     description: 'Activation state of one SIM card.',
     parameters: { type: 'object', properties: { iccid: { type: 'string', description: 'ICCID as printed on the card, digits only, no blanks.' } }, required: ['iccid'], additionalProperties: false },
@@ -42,6 +47,7 @@ const simBase = {
   declarations: declarations([['find_sims', { readOnly: true, inputSchema: SIM_TOOLS['find_sims']!.parameters }]]),
 };
 const SIMS = [{ iccid: '89490200001234567890', msisdn: '+4915112345678', plan: 'Data 20', activated_on: '2026-03-14' }];
+const USAGE = { customer_no: '55120834', period: '2026-11', data_used_gb: 1.536, plan: 'Data 20' };
 const simSteps = [{ calls: [{ name: 'find_sims', args: { customer_no: '55120834' }, result: SIMS }] }];
 const shipmentSteps = [{ calls: [{ name: 'list_shipments', args: { consignee: 'CN-40771' }, result: SHIPMENTS }] }];
 
@@ -137,6 +143,70 @@ export const DISPLAY_VALUE_CASES: CaseSpec[] = [
         user: 'What is the IBAN of my current account? Customer number 31822904. I need it for my employer.',
         steps: [{ calls: [{ name: 'find_accounts', args: { customer_no: '31822904' }, result: BANK_ACCOUNTS }] }],
         answer: 'The IBAN of your Girokonto Plus is:\n\n**DE89 3704 0044 0532 0130 00**\n\nThe account holder is Miriam Okafor. You can give this to your employer as is.',
+      },
+    ],
+  },
+  {
+    name: 'uv-defect-same-unit-thousand-times',
+    shape: 'otel-logs',
+    check: 'unsupported-value',
+    class: 'a served data_used_gb 1.536 told as "1,536 GB" (same unit, a thousand times too much)',
+    kind: 'defect',
+    note: 'The answer names the unit the key names (GB): no conversion happened, so the × 1000 factor does not apply; 1,536 GB is no served value.',
+    expect: [{ check: 'unsupported-value', value: '1536' }],
+    ...simBase,
+    tools: SIM_TOOLS,
+    declarations: declarations([
+      ['find_sims', { readOnly: true, inputSchema: SIM_TOOLS['find_sims']!.parameters }],
+      ['data_usage', { readOnly: true, inputSchema: SIM_TOOLS['data_usage']!.parameters }],
+    ]),
+    turns: [
+      {
+        user: 'How much mobile data has customer 55120834 used this month?',
+        steps: [{ calls: [{ name: 'data_usage', args: { customer_no: '55120834' }, result: USAGE }] }],
+        answer: 'This month customer 55120834 has used 1,536 GB of the 20 GB in the Data 20 plan.',
+      },
+    ],
+  },
+  {
+    name: 'uv-clean-unit-converted-gb-to-mb',
+    shape: 'vercel',
+    check: 'unsupported-value',
+    class: 'a served data_used_gb 1.536 told as "1,536 MB" (converted: another unit, the × 1000 factor applies)',
+    kind: 'clean',
+    note: 'GB to MB is a conversion by 1000: the answer names another unit than the key, so the unit factor grounds it.',
+    expect: [],
+    ...simBase,
+    tools: SIM_TOOLS,
+    declarations: declarations([
+      ['find_sims', { readOnly: true, inputSchema: SIM_TOOLS['find_sims']!.parameters }],
+      ['data_usage', { readOnly: true, inputSchema: SIM_TOOLS['data_usage']!.parameters }],
+    ]),
+    turns: [
+      {
+        user: 'How much mobile data has customer 55120834 used this month, in MB?',
+        steps: [{ calls: [{ name: 'data_usage', args: { customer_no: '55120834' }, result: USAGE }] }],
+        answer: 'Customer 55120834 has used 1,536 MB this month (plan Data 20).',
+      },
+    ],
+  },
+  {
+    // Was holdout2-uv-defect-decimal-read-as-thousands: drove the same-unit rule of unit factors.
+    name: 'found2-uv-defect-decimal-read-as-thousands',
+    shape: 'otel-logs',
+    check: 'unsupported-value',
+    class: 'found 2 (was held out): a served 1.234 MWh is reported as "1,234 MWh" (a thousand times too much, same unit)',
+    kind: 'defect',
+    note: 'Beyond the documented rule: the answer names the same unit the tool served (MWh), so 1,234 MWh is the served 1.234 MWh misread, not a unit conversion; the documented × 1000 unit factor would meet it. A reviewer wants the finding.',
+    expect: [{ check: 'unsupported-value', value: '1234' }],
+    system: ENERGY_SYSTEM,
+    tools: offer2('meter_readings'),
+    declarations: declarations2([declare2('meter_readings')]),
+    turns: [
+      {
+        user: 'How much electricity did meter 1ESY1160512345 use in November?',
+        steps: [{ calls: [{ name: 'meter_readings', args: { meter_id: '1ESY1160512345' }, result: { meter_id: '1ESY1160512345', period: '2026-11', consumption_mwh: 1.234, kind: 'actual' } }] }],
+        answer: 'In November, meter 1ESY1160512345 used 1,234 MWh, based on actual readings.',
       },
     ],
   },
