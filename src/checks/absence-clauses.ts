@@ -80,7 +80,9 @@ const HEDGES: readonly RegExp[] = [
   /\b(?:can't|cannot|can\s+not|couldn't|could\s+not)\s+(?:rule\s+out|be\s+sure|say\s+(?:for\s+sure|for\s+certain|whether|if|that|there)|tell\s+(?:whether|if))\b/,
   /\b(?:may|might|could)\s+(?:still\s+)?(?:exist|be\s+(?:some|there|missing|incomplete|partial|more|others?)|have\s+(?:some|missed))\b/,
   /\b(?:may|might|could)\s+be\s+(?:due\s+to|because|caused\s+by|a\s+result\s+of)\b/,
-  /\b(?:may|might|could)\s+still\b|\bthere\s+(?:may|might|could)\s+(?:well\s+)?be\b/,
+  // "may still be on its way" / "may still arrive" is no hedge: it says the thing is yet to come,
+  // which keeps the absence (docs/checks-answer.md, hedges).
+  /\b(?:may|might|could)\s+still\b(?!\s+(?:be\s+on\s+(?:its|their|the)\s+way|arrive|come\s+(?:in|through)|be\s+(?:pending|processing|in\s+transit|coming|arriving)))|\bthere\s+(?:may|might|could)\s+(?:well\s+)?be\b/,
   /\b(?:may|might)\s+not\s+be\s+(?:complete|exhaustive|accurate|the\s+full)\b/,
   /\b(?:is|are|may\s+be|might\s+be|could\s+be)\s+(?:incomplete|partial|unverified|inconclusive)\b/,
   /\bnot\s+(?:a\s+)?(?:complete|definitive|conclusive|exhaustive|confirmed)\b/,

@@ -209,36 +209,6 @@ export const HOLDOUT2_CLAIM_REFUSAL_CASES: CaseSpec[] = [
     ],
   },
   {
-    name: 'holdout2-raa-defect-429-no-direct-debits',
-    shape: 'vercel',
-    check: 'refusal-asserts-absence',
-    class: 'held-out 2: a rate-limited transactions read (429) is told as "there were no direct debits"',
-    kind: 'defect',
-    note: 'list_transactions failed with status 429 (span ERROR); the answer asserts that no direct debit from Stadtwerke Hamburg was booked.',
-    expect: [{ check: 'refusal-asserts-absence', tool: 'list_transactions' }],
-    system: BANK_SYSTEM,
-    tools: offer2('list_transactions'),
-    declarations: declarations2([declare2('list_transactions')]),
-    turns: [
-      {
-        user: 'Did Stadtwerke Hamburg take their money from DE89370400440532013000 last month?',
-        steps: [
-          {
-            calls: [
-              {
-                name: 'list_transactions',
-                args: { iban: 'DE89370400440532013000', direction: 'debit' },
-                result: { status: 429, error: 'rate_limited', message: 'Too many requests, retry after 60 s' },
-                error: { type: 'RateLimitError', message: '429 Too many requests, retry after 60 s' },
-              },
-            ],
-          },
-        ],
-        answer: 'No — there were no direct debits from Stadtwerke Hamburg on your current account last month. If you expected one, their payment may still be on its way.',
-      },
-    ],
-  },
-  {
     name: 'holdout2-raa-defect-timeout-no-outage',
     shape: 'otel-logs',
     check: 'refusal-asserts-absence',

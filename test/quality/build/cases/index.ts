@@ -14,6 +14,7 @@ import { REFUSAL_ATTRIBUTION_CASES } from './refusal-asserts-absence-attribution
 import { MORE_ARGUMENT_CASES } from './arguments-more.js';
 import { DISPLAY_VALUE_CASES } from './values-display.js';
 import { DISPLAY_ARGUMENT_CASES } from './arguments-display.js';
+import { REFUSAL_ARRIVAL_CASES } from './refusal-asserts-absence-arrival.js';
 import { HOLDOUT_OFFER_ARGUMENT_CASES } from './holdout-offer-and-arguments.js';
 import { HOLDOUT_LEDGER_CASES } from './holdout-ledger.js';
 import { HOLDOUT_VALUE_CASES } from './holdout-values.js';
@@ -37,6 +38,7 @@ export const ALL_CASES: CaseSpec[] = [
   ...MORE_ARGUMENT_CASES,
   ...DISPLAY_VALUE_CASES,
   ...DISPLAY_ARGUMENT_CASES,
+  ...REFUSAL_ARRIVAL_CASES,
   // Held-out cases (written blind, after the checks were fixed; docs/quality.md "Held-out cases").
   ...HOLDOUT_OFFER_ARGUMENT_CASES,
   ...HOLDOUT_LEDGER_CASES,

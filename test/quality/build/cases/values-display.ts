@@ -10,8 +10,8 @@ import type { CaseSpec, ToolDefinition } from '../spec.js';
 import { declarations } from './common.js';
 import { BANK_ACCOUNTS, BANK_SYSTEM, CLAIMS_SYSTEM, ENERGY_SYSTEM, declarations2, declare2, offer2 } from './holdout2-common.js';
 
-const FREIGHT_SYSTEM = 'You are the shipment desk assistant of Halvorsen Freight. Answer only from tool results; dates as DD.MM.YYYY, weights in kg.';
-const FREIGHT_TOOLS: Record<string, ToolDefinition> = {
+export const FREIGHT_SYSTEM = 'You are the shipment desk assistant of Halvorsen Freight. Answer only from tool results; dates as DD.MM.YYYY, weights in kg.';
+export const FREIGHT_TOOLS: Record<string, ToolDefinition> = {
   list_shipments: {
     description: "A consignee's delivered shipments with delivery date and gross weight.",
     parameters: { type: 'object', properties: { consignee: { type: 'string', description: 'Consignee number, e.g. CN-40771.' } }, required: ['consignee'], additionalProperties: false },
