@@ -12,8 +12,8 @@ import { BENCH_DECLARATIONS } from './workload.mjs';
 import { emit, isMain, noopExporter, round, yieldToLoop } from './lib.mjs';
 
 const CONVERSATIONS = Number(process.env.BENCH_MEMORY_CONVERSATIONS ?? 100_000);
-const TURNS = 3;
-const WAVE = 1000;
+export const TURNS = 3;
+export const WAVE = 1000;
 const MB = 2 ** 20;
 
 const gc = () => {
@@ -34,7 +34,7 @@ function turnContent(conv, turn) {
   return { input, output: [{ role: 'assistant', finish_reason: 'tool_call', parts: [call] }], call };
 }
 
-function runTurn(tracer, conv, turn) {
+export function runTurn(tracer, conv, turn) {
   const c = turnContent(conv, turn);
   const root = tracer.startSpan('invoke_agent backup-triage', { attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'backup-triage', 'gen_ai.conversation.id': `conv-${conv}` } });
   const ctx = trace.setSpan(ROOT_CONTEXT, root);

@@ -10,6 +10,7 @@ import type { EarlierServed } from '../checks/unsupported-argument.js';
 import type { Frame, ServedString } from './frame.js';
 import type { ToolCall } from '../model/agent.js';
 import type { SpanRef } from '../model/telemetry.js';
+import { soleArgumentOf, type SoleArgument } from './sole-argument.js';
 
 export interface ConversationState {
   key: string;
@@ -17,11 +18,14 @@ export interface ConversationState {
   /** Served strings of earlier requests, first sighting of each text only. */
   served: EarlierServed[];
   /** `servedKey` of every kept served string. */
-  servedTexts: Set<string>;
+  servedTexts: Set<number>;
   /** Tools whose results some earlier request's window held. */
   resultTools: Set<string>;
-  /** Call id -> the request (1-based) that chose it and the tool it named. */
-  chosen: Map<string, { request: number; toolName: string }>;
+  /**
+   * Call id -> the request (1-based) that chose it and the tool it named; and the call's only
+   * argument when it had one (sole-argument.ts; kept in memory only, the shared-state codec drops it).
+   */
+  chosen: Map<string, { request: number; toolName: string; soleArgument?: SoleArgument }>;
   /** Every tool read of the conversation, in the order they ran. */
   ledger: LedgerRow[];
   /**
@@ -50,13 +54,42 @@ export function conversationKey(tenant: string, conversationId: string | undefin
 }
 
 /**
- * The identity of a served string for "first sighting" bookkeeping: its length and both ends,
- * not the whole text, so a long window is not hashed on every request. Two different strings
- * with the same length and ends would share a key: the later one is then not kept as a separate
- * sighting, which can only leave out a "served earlier" witness, never add a false one.
+ * The identity of a served string for "first sighting" bookkeeping: a 53-bit number hashed from
+ * its length and both ends (the whole text up to 160 characters), not the whole text, so a long
+ * window is not hashed on every request, and kept as a number, not as a copy of the text's ends
+ * (issue 11: a string key cost ~280 bytes per served string). Two different strings with the same
+ * length and ends share a key, as do (at odds of about 2^-53 a pair) two whose hashes meet: the
+ * later one is then not kept as a separate sighting, which can only leave out a "served earlier"
+ * witness, never add a false one.
  */
-export function servedKey(text: string): string {
-  return text.length <= 160 ? text : `${text.length}\u0000${text.slice(0, 64)}\u0000${text.slice(-64)}`;
+export function servedKey(text: string): number {
+  const n = text.length;
+  let h1 = 0x811c9dc5 ^ n;
+  let h2 = 0x9e3779b9 ^ Math.imul(n, 0x85ebca6b);
+  const mix = (c: number) => {
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+    h2 ^= h2 >>> 15;
+  };
+  if (n <= 160) for (let i = 0; i < n; i++) mix(text.charCodeAt(i));
+  else {
+    for (let i = 0; i < 64; i++) mix(text.charCodeAt(i));
+    for (let i = n - 64; i < n; i++) mix(text.charCodeAt(i));
+  }
+  h1 ^= h1 >>> 16;
+  // 32 bits of one hash and 21 of the other: an exact integer below 2^53.
+  return (h1 >>> 0) * 0x200000 + (h2 >>> 11);
+}
+
+/**
+ * A served string as the history keeps it: one object literal of one shape (a spread plus a new
+ * key gave each record an extra property array), only the fields the string has.
+ */
+function earlierServed(s: ServedString, request: number): EarlierServed {
+  if (s.callId !== undefined && s.toolName !== undefined) return { source: s.source, message: s.message, text: s.text, request, callId: s.callId, toolName: s.toolName };
+  if (s.callId !== undefined) return { source: s.source, message: s.message, text: s.text, request, callId: s.callId };
+  if (s.toolName !== undefined) return { source: s.source, message: s.message, text: s.text, request, toolName: s.toolName };
+  return { source: s.source, message: s.message, text: s.text, request };
 }
 
 /** Rough bytes a kept string costs (UTF-16 plus bookkeeping). */
@@ -130,15 +163,16 @@ export class ConversationStore {
       if (state.servedTexts.has(key)) continue;
       if (!this.room(state, sizeOf(s.text), state.served.length)) continue;
       state.servedTexts.add(key);
-      state.served.push({ ...s, request });
+      state.served.push(earlierServed(s, request));
     }
   }
 
-  recordChosen(state: ConversationState, request: number, calls: readonly { id?: string; name: string }[]): void {
+  recordChosen(state: ConversationState, request: number, calls: readonly { id?: string; name: string; arguments?: unknown }[]): void {
     for (const c of calls) {
       if (!c.id || state.chosen.has(c.id)) continue;
-      if (!this.room(state, 96, state.chosen.size)) continue;
-      state.chosen.set(c.id, { request, toolName: c.name });
+      const sole = soleArgumentOf(c);
+      if (!this.room(state, 96 + (sole ? sizeOf(sole.key) + sizeOf(String(sole.value)) : 0), state.chosen.size)) continue;
+      state.chosen.set(c.id, { request, toolName: c.name, ...(sole ? { soleArgument: sole } : {}) });
     }
   }
 
@@ -184,7 +218,7 @@ export class ConversationStore {
       const key = servedKey(s.text);
       if (into.servedTexts.has(key)) continue;
       into.servedTexts.add(key);
-      into.served.push({ ...s, request: offset + s.request });
+      into.served.push(earlierServed(s, offset + s.request));
     }
     for (const t of orphan.resultTools) into.resultTools.add(t);
     for (const [id, c] of orphan.chosen) if (!into.chosen.has(id)) into.chosen.set(id, { ...c, request: offset + c.request });

@@ -228,38 +228,6 @@ export const HOLDOUT2_VALUE_CASES: CaseSpec[] = [
     ],
   },
   {
-    name: 'holdout2-uv-defect-made-up-total',
-    shape: 'vercel',
-    check: 'unsupported-value',
-    class: 'held-out 2: a total that is not the sum of the served payments (1.409,50 € for 1.150,00 € + 240,50 €)',
-    kind: 'defect',
-    note: 'claim_payments served two payments and no total; 1409.5 is no sum, difference or product of served numbers, so it is an ordinary (not derived) finding.',
-    expect: [{ check: 'unsupported-value', value: '1409.5' }],
-    system: CLAIMS_SYSTEM,
-    tools: offer2('claim_payments'),
-    declarations: declarations2([declare2('claim_payments')]),
-    turns: [
-      {
-        user: 'How much has been paid out on CLM-2026-003980 so far?',
-        steps: [
-          {
-            calls: [
-              {
-                name: 'claim_payments',
-                args: { claim_no: 'CLM-2026-003980' },
-                result: [
-                  { paid_on: '2026-08-19', amount_eur: 1150.0, payee: 'M. Okafor' },
-                  { paid_on: '2026-09-02', amount_eur: 240.5, payee: 'M. Okafor' },
-                ],
-              },
-            ],
-          },
-        ],
-        answer: 'So far two payments were made on CLM-2026-003980:\n\n- 19.08.2026: 1.150,00 €\n- 02.09.2026: 240,50 €\n\nIn total **1.409,50 €** has been paid out.',
-      },
-    ],
-  },
-  {
     name: 'holdout2-uv-defect-wrong-expiry-year-next-turn',
     shape: 'otel-logs',
     check: 'unsupported-value',

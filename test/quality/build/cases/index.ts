@@ -12,6 +12,7 @@ import { REFUSAL_CASES } from './refusal-asserts-absence.js';
 import { MORE_VALUE_CASES } from './values-more.js';
 import { REFUSAL_ATTRIBUTION_CASES } from './refusal-asserts-absence-attribution.js';
 import { MORE_ARGUMENT_CASES } from './arguments-more.js';
+import { DISPLAY_VALUE_CASES } from './values-display.js';
 import { HOLDOUT_OFFER_ARGUMENT_CASES } from './holdout-offer-and-arguments.js';
 import { HOLDOUT_LEDGER_CASES } from './holdout-ledger.js';
 import { HOLDOUT_VALUE_CASES } from './holdout-values.js';
@@ -33,6 +34,7 @@ export const ALL_CASES: CaseSpec[] = [
   ...MORE_VALUE_CASES,
   ...REFUSAL_ATTRIBUTION_CASES,
   ...MORE_ARGUMENT_CASES,
+  ...DISPLAY_VALUE_CASES,
   // Held-out cases (written blind, after the checks were fixed; docs/quality.md "Held-out cases").
   ...HOLDOUT_OFFER_ARGUMENT_CASES,
   ...HOLDOUT_LEDGER_CASES,
