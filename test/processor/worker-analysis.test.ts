@@ -18,6 +18,11 @@ import { AGENT_WINDOW_BYTES, BENCH_DECLARATIONS, chatContent } from '../../bench
 import { agentTurn } from '../../bench/agent-turn.mjs';
 import { FootprintSpanProcessor as SrcProcessor } from '../../src/processor/footprint-span-processor.js';
 import { ensureDist } from '../reliability/helpers.js';
+import { readFileSync } from 'node:fs';
+import { LoggerProvider } from '@opentelemetry/sdk-logs';
+import { decodeOtlpJsonText } from '../../src/otlp/json.js';
+import { fromSpanData } from '../../src/processor/sdk-span.js';
+import { validateDeclarations } from '../../src/declarations/schema.js';
 import { ANALYSIS_SKIPPED_QUEUE_FULL, ANALYSIS_SKIPPED_WORKER_FAILED, ATTR_ANALYSIS_SKIPPED, EVENT_DISPOSITION, EVENT_FINDING } from '../../src/findings/names.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -138,6 +143,47 @@ describe('worker mode gives what in-thread mode gives', () => {
     expect(eb).toHaveLength(25 * 8);
     expect(b.fp.stats().worker!.held).toBe(0);
     expect(eb.flatMap((s) => s.events).filter((e) => e.name === EVENT_FINDING).length).toBe(5);
+  });
+});
+
+describe('worker mode on a recorded fixture with content in log records', () => {
+  it('otel-instrumentation-openai backup-triage: the same findings and events as in-thread, logs joined on the app thread', async () => {
+    const dir = join(ROOT, 'test', 'fixtures', 'otel-instrumentation-openai');
+    const doc = decodeOtlpJsonText(readFileSync(join(dir, 'backup-triage.otlp.json'), 'utf8'), 'trace');
+    decodeOtlpJsonText(readFileSync(join(dir, 'backup-triage.logs.otlp.json'), 'utf8'), 'logs', doc);
+    const decl = validateDeclarations(JSON.parse(readFileSync(join(dir, 'backup-triage.expected.json'), 'utf8')).declarations);
+    if (!decl.ok) throw new Error('declarations');
+    const { footprint } = (await import(pathToFileURL(join(ROOT, 'dist', 'index.js')).href)) as typeof import('../../src/index.js');
+    const lanes = (['in-thread', 'worker'] as const).map((analysis) => {
+      const exporter = new InMemorySpanExporter();
+      const setup = footprint({ next: new BatchSpanProcessor(exporter), declarations: decl.declarations, analysis });
+      return { exporter, setup };
+    });
+    const loggers = new LoggerProvider({ processors: lanes.map((l) => l.setup.logRecordProcessor) });
+    const logger = loggers.getLogger('@opentelemetry/instrumentation-openai');
+    // Replays the recording as the app made it: each span's log records, then the span's end.
+    const spans = doc.spans.map((d) => d.span).sort((a, b) => (a.endTimeUnixNano < b.endTimeUnixNano ? -1 : a.endTimeUnixNano > b.endTimeUnixNano ? 1 : 0));
+    expect(doc.logs.length).toBe(25);
+    for (const s of spans) {
+      for (const l of doc.logs.filter((x) => x.spanId === s.spanId)) {
+        const ctx = trace.setSpanContext(ROOT_CONTEXT, { traceId: l.traceId!, spanId: l.spanId!, traceFlags: 1 });
+        logger.emit({ context: ctx, attributes: l.attributes as Record<string, string>, body: l.body as never });
+      }
+      const rs = fromSpanData(s, resourceFromAttributes(s.resource as Record<string, string>));
+      for (const l of lanes) l.setup.spanProcessor.onEnd(rs);
+    }
+    for (const l of lanes) await l.setup.spanProcessor.forceFlush();
+    const [a, b] = lanes.map((l) => ({ exporter: l.exporter, fp: l.setup.spanProcessor }) as unknown as Lane).map(exported);
+    expect(lanes[1]!.setup.spanProcessor.stats().analysis).toBe('worker');
+    expect(b).toEqual(a);
+    // Every recorded span, plus the carrier spans both modes add for findings about spans already gone.
+    expect(b!.length).toBe(spans.length + lanes[1]!.setup.spanProcessor.stats().carriers);
+    expect(lanes[1]!.setup.spanProcessor.stats().carriers).toBe(lanes[0]!.setup.spanProcessor.stats().carriers);
+    // The recording's defect is found: an unsupported-argument finding on a chat span, from content only the logs carry.
+    const kinds = b!.flatMap((s) => s.events).filter((e) => e.name === EVENT_FINDING).map((e) => e.attributes?.['footprint.finding.kind']);
+    expect(kinds).toContain('unsupported-argument');
+    for (const l of lanes) await l.setup.spanProcessor.shutdown();
+    await loggers.shutdown();
   });
 });
 
