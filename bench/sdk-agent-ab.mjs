@@ -1,15 +1,23 @@
 // sdk-agent, each variant in a process of its own: the sdk-agent workload (agent turns of
 // invoke_agent + chat + 3 execute_tool, 41 KB windows, 5 turns a conversation, one window in five
-// with an ungrounded argument) through a real BasicTracerProvider, BSP alone or footprint + BSP
-// from a given build. CPU time (process.cpuUsage) per turn, ROUNDS timed rounds after one warm-up
+// with an ungrounded argument) through a real BasicTracerProvider: BSP alone, footprint + BSP
+// in-thread, or footprint + BSP with `analysis: 'worker'`. ROUNDS timed rounds after one warm-up
 // round, gc() between rounds, the same turns in every run (no time cap), export counts checked.
-// For before/after figures of a change: never rewrites bench/results.json, never measures more
-// than it prints.
-// Usage: node bench/sdk-agent-ab.mjs DIST_A [DIST_B]   (runs bsp, A, B alternately in their own
-//          processes, BENCH_AB_RUNS (3) each; prints µs per turn and ratios to BSP alone)
-//        node bench/sdk-agent-ab.mjs child bsp|footprint [DIST]   (one run; prints JSON)
+// Each round is timed from its first turn until `provider.forceFlush()` resolves (so worker mode's
+// replies, annotation and forwarding are inside it), in three CPU figures per turn:
+//   appThread — the main thread alone: /proc/self/task/<pid>/schedstat (ns on CPU; Linux),
+//   workerThread — the analysis worker's thread: /proc/self/task/<its tid>/schedstat,
+//   process — process.cpuUsage() (every thread: main, worker, GC helpers, libuv).
+// Never rewrites bench/results.json itself (bench/sdk.mjs agent emits its result for run.mjs).
+// Usage: node bench/sdk-agent-ab.mjs DIST_A [DIST_B]   (bsp, then in-thread footprint of each build)
+//        node bench/sdk-agent-ab.mjs --worker [DIST]   (bsp, in-thread and worker mode of one build)
+//        node bench/sdk-agent-ab.mjs child bsp|footprint|worker [DIST]   (one run; prints JSON)
+//        BENCH_AB_RUNS (3), BENCH_AB_TURNS (1500), BENCH_AB_ROUNDS (3); BENCH_AB_PACE=1: worker mode
+//          waits (off CPU) every 32 turns until the worker caught up (the steady state of an app
+//          whose turns wait on a model), instead of holding a whole round at once
 
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -22,43 +30,92 @@ const TURNS = Number(process.env.BENCH_AB_TURNS ?? 1500);
 const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 3);
 const RUNS = Number(process.env.BENCH_AB_RUNS ?? 3);
 const TURNS_PER_CONVERSATION = 5;
+const PACE = process.env.BENCH_AB_PACE === '1';
 const AGENT_USAGE = { 'gen_ai.usage.input_tokens': 10_412, 'gen_ai.usage.output_tokens': 96 };
 const HERE = fileURLToPath(new URL('.', import.meta.url));
+/**
+ * Worker mode's queue bounds for the bench: this loop makes turns as fast as one core can, faster
+ * than the worker reads them, so a whole round is held at once (7,500 spans, ~65 MB). With the
+ * defaults (4,096 spans, 64 MiB) part of each round would go on unanalysed; the bench raises them
+ * so every turn is analysed and the findings equal in-thread mode's (checked).
+ */
+const WORKER_LIMITS = { maxAnalysisQueueSpans: 65_536, maxAnalysisQueueBytes: 1024 * 1024 * 1024 };
 
-const cpuMicros = () => {
+/** CPU nanoseconds a thread of this process has run (Linux schedstat; undefined elsewhere). */
+function threadCpuNs(tid) {
+  try {
+    return Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+  } catch {
+    return undefined;
+  }
+}
+const processCpuNs = () => {
   const u = process.cpuUsage();
-  return u.user + u.system;
+  return (u.user + u.system) * 1000;
 };
 
 async function childRun(variant, dist) {
   const { FootprintSpanProcessor } = await import(pathToFileURL(resolve(dist, 'index.js')).href);
   // The same ten windows as bench/sdk.mjs's sdk-agent.
   const cs = Array.from({ length: 10 }, (_, i) => chatContent({ windowBytes: AGENT_WINDOW_BYTES, ungrounded: i % 5 === 4 ? 1 : 0, salt: ` #${i}` }));
-  const perRound = [];
+  const rounds = { appThread: [], workerThread: [], process: [] };
   let findings = 0;
+  let unanalysed = 0;
   for (let r = -1; r < ROUNDS; r++) {
     const exporter = noopExporter();
     const bsp = new BatchSpanProcessor(exporter);
-    const fp = variant === 'footprint' ? new FootprintSpanProcessor({ next: bsp, declarations: BENCH_DECLARATIONS }) : null;
+    const fp =
+      variant === 'footprint'
+        ? new FootprintSpanProcessor({ next: bsp, declarations: BENCH_DECLARATIONS })
+        : variant === 'worker'
+          ? new FootprintSpanProcessor({ next: bsp, declarations: BENCH_DECLARATIONS, analysis: 'worker', limits: WORKER_LIMITS })
+          : null;
+    let tid;
+    if (variant === 'worker') {
+      if (fp.stats().analysis !== 'worker') throw new Error('sdk-agent-ab: worker mode did not start (is DIST a build?)');
+      // The worker says its thread id once it has loaded: its start-up is not part of a round.
+      for (let i = 0; i < 500 && tid === undefined; i++) {
+        await new Promise((res) => setTimeout(res, 10));
+        tid = fp.stats().worker?.workerThreadId;
+      }
+      if (tid === undefined) throw new Error('sdk-agent-ab: the worker gave no thread id (Linux /proc needed)');
+    }
     const provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': 'bench-agent' }), spanProcessors: [fp ?? bsp] });
     const tracer = provider.getTracer('bench-agent-app', '1.0.0');
     const n = r < 0 ? Math.min(300, TURNS) : TURNS;
-    const t0 = cpuMicros();
+    const a0 = threadCpuNs(process.pid);
+    const w0 = tid === undefined ? 0 : threadCpuNs(tid);
+    const p0 = processCpuNs();
     for (let t = 0; t < n; t++) {
       agentTurn(tracer, `conv-${r}-${Math.floor(t / TURNS_PER_CONVERSATION)}`, cs[t % cs.length], AGENT_USAGE);
-      if ((t & 31) === 31) await yieldToLoop(); // the BSP exports as an app's event loop would let it
+      if ((t & 31) === 31) {
+        await yieldToLoop(); // the BSP exports as an app's event loop would let it
+        // BENCH_AB_PACE=1: worker mode waits (off CPU) until the worker has caught up, as an app
+        // waiting on its model would let it; the app thread then never holds a round at once.
+        if (PACE && variant === 'worker') while (fp.stats().worker.held > 0) await new Promise((res) => setTimeout(res, 2));
+      }
     }
-    await yieldToLoop();
-    const cpu = cpuMicros() - t0;
     await provider.forceFlush();
+    const app = threadCpuNs(process.pid) - a0;
+    const worker = tid === undefined ? 0 : threadCpuNs(tid) - w0;
+    const proc = processCpuNs() - p0;
     const spans = n * (2 + cs[0].toolCalls.length);
     if (exporter.exported !== spans) throw new Error(`sdk-agent-ab: exported ${exporter.exported} of ${spans}`);
-    if (fp && r >= 0) findings = Object.values(fp.stats().core?.findingsByKind ?? {}).reduce((a, b) => a + b, 0);
+    if (fp && r >= 0) {
+      const st = fp.stats();
+      findings = Object.values(st.core?.findingsByKind ?? {}).reduce((x, y) => x + y, 0);
+      unanalysed += (st.worker?.unanalysedQueueFull ?? 0) + (st.worker?.unanalysedWorkerFailed ?? 0) + (st.worker?.unanalysedTimedOut ?? 0);
+    }
     await provider.shutdown();
-    if (r >= 0) perRound.push(cpu / n);
+    if (r >= 0) {
+      rounds.appThread.push(app / n / 1e3);
+      rounds.workerThread.push(worker / n / 1e3);
+      rounds.process.push(proc / n / 1e3);
+    }
     globalThis.gc?.();
   }
-  return { variant, dist, usPerTurn: median(perRound), rounds: perRound, findings };
+  const med = (xs) => median(xs);
+  return { variant, dist, usPerTurn: { appThread: med(rounds.appThread), workerThread: med(rounds.workerThread), process: med(rounds.process) }, rounds, findings, unanalysed };
 }
 
 function spawnChild(variant, dist) {
@@ -74,8 +131,8 @@ function spawnChild(variant, dist) {
   });
 }
 
-async function ab(dists) {
-  const variants = [{ name: 'bsp', variant: 'bsp', dist: dists[0] }, ...dists.map((d, i) => ({ name: String.fromCharCode(65 + i), variant: 'footprint', dist: d }))];
+/** Runs each variant RUNS times, each in its own process, alternating the order; returns the runs by name. */
+async function runVariants(variants, log = console.log) {
   const runs = new Map(variants.map((v) => [v.name, []]));
   for (let k = 0; k < RUNS; k++) {
     // Alternate the order each run (bsp A B, B A bsp, ...), so drift in the machine's load spreads evenly.
@@ -83,21 +140,105 @@ async function ab(dists) {
     for (const v of order) {
       const r = await spawnChild(v.variant, v.dist);
       runs.get(v.name).push(r);
-      console.log(`run ${k + 1} ${v.name}: ${round(r.usPerTurn, 1)} µs/turn${v.variant === 'footprint' ? `, ${r.findings} findings` : ''}`);
+      const w = v.variant === 'worker' ? `, worker thread ${round(r.usPerTurn.workerThread, 1)}` : '';
+      log(`run ${k + 1} ${v.name}: app thread ${round(r.usPerTurn.appThread, 1)} µs/turn${w}, process ${round(r.usPerTurn.process, 1)}${v.variant !== 'bsp' ? `; ${r.findings} findings, ${r.unanalysed} unanalysed` : ''}`);
     }
   }
-  const bspMed = median(runs.get('bsp').map((r) => r.usPerTurn));
+  return runs;
+}
+
+/** min / median of one figure over a variant's runs. */
+function summary(runs, key) {
+  const xs = runs.map((r) => r.usPerTurn[key]);
+  return { runs: xs.map((x) => round(x, 1)), min: round(Math.min(...xs), 1), median: round(median(xs), 1) };
+}
+
+/**
+ * The sdk-agent benchmark as bench/run.mjs records it: BSP alone, in-thread and worker mode, each
+ * run in its own process. `ratio` is worker mode's app-thread CPU over BSP alone's (the target's
+ * measure); the worker thread's own CPU and the in-thread ratio are reported beside it.
+ */
+export async function sdkAgentSuite(dist = resolve(HERE, '../dist'), log = console.log) {
+  const variants = [
+    { name: 'bsp', variant: 'bsp', dist },
+    { name: 'in-thread', variant: 'footprint', dist },
+    { name: 'worker', variant: 'worker', dist },
+  ];
+  const runs = await runVariants(variants, log);
+  const bsp = runs.get('bsp');
+  const inThread = runs.get('in-thread');
+  const worker = runs.get('worker');
+  const findingsIn = new Set(inThread.map((r) => r.findings));
+  const findingsW = new Set(worker.map((r) => r.findings));
+  if (findingsIn.size !== 1 || findingsW.size !== 1 || [...findingsIn][0] !== [...findingsW][0]) throw new Error(`sdk-agent: findings differ between modes: in-thread ${[...findingsIn]}, worker ${[...findingsW]}`);
+  const unanalysed = worker.reduce((a, r) => a + r.unanalysed, 0);
+  if (unanalysed > 0) throw new Error(`sdk-agent: worker mode left ${unanalysed} spans unanalysed`);
+  const bspApp = summary(bsp, 'appThread');
+  const bspProc = summary(bsp, 'process');
+  const inApp = summary(inThread, 'appThread');
+  const inProc = summary(inThread, 'process');
+  const wApp = summary(worker, 'appThread');
+  const wWorker = summary(worker, 'workerThread');
+  const wProc = summary(worker, 'process');
+  const c = chatContent({ windowBytes: AGENT_WINDOW_BYTES });
+  const ratio = wApp.median / bspApp.median;
+  return {
+    method: 'each variant in its own process; CPU per turn from its first turn until forceFlush resolves; app thread and worker thread from /proc/self/task/<tid>/schedstat, process from process.cpuUsage()',
+    turnsPerRound: TURNS,
+    roundsPerRun: ROUNDS,
+    runsPerVariant: RUNS,
+    spansPerTurn: 2 + c.toolCalls.length,
+    windowMessages: c.input.length,
+    windowJsonBytes: JSON.stringify(c.input).length,
+    findingsPerRound: [...findingsW][0],
+    usPerChatSpanBsp: bspApp.median,
+    usPerChatSpanFootprint: wApp.median,
+    overheadUsPerChatSpan: round(wApp.median - bspApp.median, 1),
+    usPerChatSpanWorkerThread: wWorker.median,
+    usPerTurn: {
+      bsp: { appThread: bspApp, process: bspProc },
+      inThread: { appThread: inApp, process: inProc },
+      worker: { appThread: wApp, workerThread: wWorker, process: wProc },
+    },
+    ratioInThread: round(inApp.median / bspApp.median, 2),
+    ratioWorkerTotal: round(wProc.median / bspProc.median, 2),
+    ratio: round(ratio, 2),
+    target: 'ratio ≤ 1.5 (app-thread CPU, worker mode; the worker thread reported apart)',
+    met: ratio <= 1.5,
+  };
+}
+
+async function ab(dists) {
+  const variants = [{ name: 'bsp', variant: 'bsp', dist: dists[0] }, ...dists.map((d, i) => ({ name: String.fromCharCode(65 + i), variant: 'footprint', dist: d }))];
+  const runs = await runVariants(variants);
+  const bspMed = median(runs.get('bsp').map((r) => r.usPerTurn.appThread));
   for (const v of variants) {
-    const xs = runs.get(v.name).map((r) => r.usPerTurn);
+    const s = summary(runs.get(v.name), 'appThread');
     const label = v.variant === 'bsp' ? 'bsp alone' : `${v.name} ${v.dist}`;
-    console.log(`${label}: µs/turn runs ${xs.map((x) => round(x, 1)).join(' / ')}, min ${round(Math.min(...xs), 1)}, median ${round(median(xs), 1)}; ratio to bsp median: min ${round(Math.min(...xs) / bspMed, 2)}, median ${round(median(xs) / bspMed, 2)}`);
+    console.log(`${label}: app-thread µs/turn runs ${s.runs.join(' / ')}, min ${s.min}, median ${s.median}; ratio to bsp median: min ${round(s.min / bspMed, 2)}, median ${round(s.median / bspMed, 2)}`);
   }
+}
+
+function printSuite(r) {
+  const u = r.usPerTurn;
+  const row = (name, s) => `| ${name} | ${s.runs.join(' / ')} | ${s.min} | ${s.median} |`;
+  console.log('\n| variant, figure (µs per turn) | runs | min | median |\n|---|---|---|---|');
+  console.log(row('BSP alone, app thread', u.bsp.appThread));
+  console.log(row('BSP alone, process', u.bsp.process));
+  console.log(row('in-thread footprint, app thread', u.inThread.appThread));
+  console.log(row('in-thread footprint, process', u.inThread.process));
+  console.log(row('worker footprint, app thread', u.worker.appThread));
+  console.log(row('worker footprint, worker thread', u.worker.workerThread));
+  console.log(row('worker footprint, process (total)', u.worker.process));
+  console.log(`\nratios to BSP alone (medians): worker app thread ${r.ratio} (${r.target}: ${r.met ? 'met' : 'MISSED'}), in-thread ${r.ratioInThread}, worker process total ${r.ratioWorkerTotal}; ${r.findingsPerRound} findings per round in both modes`);
 }
 
 if (isMain(import.meta.url)) {
   if (process.argv[2] === 'child') {
     const r = await childRun(process.argv[3], process.argv[4] ?? resolve(HERE, '../dist'));
     console.log(JSON.stringify(r));
+  } else if (process.argv[2] === '--worker') {
+    printSuite(await sdkAgentSuite(resolve(process.argv[3] ?? resolve(HERE, '../dist'))));
   } else {
     const dists = process.argv.slice(2);
     await ab(dists.length > 0 ? dists : [resolve(HERE, '../dist')]);

@@ -33,6 +33,17 @@ export interface Limits {
   maxFindingsPerSpan: number;
   /** Spans remembered as already processed, so a retried batch is annotated the same, not re-analysed. */
   maxRememberedSpans: number;
+  /**
+   * In-process worker mode (FootprintSpanProcessor `analysis: 'worker'`): spans held in order while
+   * the worker reads them (in analysis, or ended after one still in analysis). An agent span that
+   * ends with this many held is forwarded unanalysed, marked; past twice this many the oldest in
+   * analysis are released unanalysed, so the hold stays bounded even when the worker stalls.
+   */
+  maxAnalysisQueueSpans: number;
+  /** Worker mode: estimated bytes of the agent spans (and their log records) in analysis at once; past it, as above. */
+  maxAnalysisQueueBytes: number;
+  /** Worker mode: how long forceFlush() and shutdown() wait for the worker; then what it holds goes on unanalysed, marked. */
+  analysisFlushTimeoutMs: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -51,6 +62,9 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxWrittenAttributeBytes: 2000,
   maxFindingsPerSpan: 64,
   maxRememberedSpans: 50_000,
+  maxAnalysisQueueSpans: 4096,
+  maxAnalysisQueueBytes: 64 * 1024 * 1024,
+  analysisFlushTimeoutMs: 30_000,
 });
 
 /** Merges user limits over the defaults; a non-positive or non-finite number keeps the default. */

@@ -37,8 +37,11 @@ const YEAR = '(\\d{4})';
 const DAY_MONTH_YEAR = new RegExp(`(?<![\\w])${DAY}\\s+(?:of\\s+)?${MONTH}\\s*,?\\s+${YEAR}(?![\\w])`, 'gi');
 /** `November 30, 2025`, `Nov 30th 2025`. */
 const MONTH_DAY_YEAR = new RegExp(`(?<![\\w])${MONTH}\\s+${DAY}\\s*,?\\s+${YEAR}(?![\\w])`, 'gi');
-/** `11/30/2025`, `30/11/2025`, `30.11.2025`, `11-30-2025`, `2025/11/30`, `11/30/25`. */
-const NUMERIC_DATE = /(?<![\w./:-])(\d{1,4})([/.-])(\d{1,2})\2(\d{2,4})(?![\w/:-]|\.\d)/g;
+/**
+ * `11/30/2025`, `30/11/2025`, `30.11.2025`, `11-30-2025`, `2025/11/30`, `11/30/25`; a label colon
+ * right after it (`- 19.08.2026: 1.150,00 €`) ends it like a blank, a colon then a digit does not.
+ */
+const NUMERIC_DATE = /(?<![\w./:-])(\d{1,4})([/.-])(\d{1,2})\2(\d{2,4})(?![\w/-]|:\d|\.\d)/g;
 /** `2:00`, `02:00:00`, `2:00 AM`, `2:30pm`, `11:05 p.m.`. */
 const CLOCK = /(?<![\w:.])(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([ap])(?:m|\.m\.)(?![a-z]))?(?![\d:])/gi;
 /** A phone-shaped run: optional +, digit groups split by blanks, dots, dashes or parentheses. */

@@ -4,8 +4,10 @@
 // span is one per turn (`gen_ai.prompt` = the turn's opening prompt), the step spans' request body is
 // cut at "[MaxDepth]" and tool spans carry no call id. 1.x with MODEL_INFERENCE spans: the window is
 // Mastra's text preview (tool calls as "[tool: name]", results as "[tool-result: name]") and the
-// output keeps the text only, not the chosen tool calls. Must never guess a window from either
-// shape, never throw, and never claim a span that is not Mastra's (keys: `mastra.span.type`).
+// output keeps the text only, not the chosen tool calls; mastra-1x.ts rebuilds such a window from
+// the run's execute_tool spans where they match exactly, and only a rebuilt window is read here.
+// Must never guess a window from either shape, never throw, and never claim a span that is not
+// Mastra's (keys: `mastra.span.type`).
 
 import type { AttrValue, SpanData } from '../model/telemetry.js';
 import { GEN_AI_INPUT_MESSAGES } from './keys-genai.js';
@@ -29,10 +31,14 @@ export const MASTRA_1X_TURN_NOT_READ =
 
 /** The reason for a Mastra 1.x `chat` span whose window is Mastra's text preview. */
 export const MASTRA_1X_PREVIEW_NOT_READ =
-  "Mastra 1.x's export holds a preview, not the request: tool calls and results in gen_ai.input.messages are \"[tool: name]\" / \"[tool-result: name]\" placeholders and gen_ai.output.messages keeps the text only, not the chosen tool calls";
+  "Mastra 1.x's export holds a preview, not the request: tool calls and results in gen_ai.input.messages are \"[tool: name]\" / \"[tool-result: name]\" placeholders and gen_ai.output.messages keeps the text only; here they could not be matched exactly to the run's execute_tool spans (in the same batch, with call id, arguments and an uncut result), so the window was not rebuilt";
 
-/** True for Mastra's `normalizeMessages` preview: a flat [{role, content: string}] list (semconv messages have parts). */
-function isMastraPreview(value: AttrValue | undefined): boolean {
+/**
+ * True for a semconv window (every message has `parts`): what mastra-1x.ts rebuilds from the run's
+ * tool spans. Anything else Mastra writes on a MODEL_INFERENCE span is its `normalizeMessages`
+ * preview (a flat [{role, content: string}] list), or that list cut by its serializer.
+ */
+function isSemconvWindow(value: AttrValue | undefined): boolean {
   if (typeof value !== 'string') return false;
   let parsed: unknown;
   try {
@@ -40,7 +46,7 @@ function isMastraPreview(value: AttrValue | undefined): boolean {
   } catch {
     return false;
   }
-  return Array.isArray(parsed) && parsed.every((m) => m !== null && typeof m === 'object' && typeof (m as { content?: unknown }).content === 'string');
+  return Array.isArray(parsed) && parsed.every((m) => m !== null && typeof m === 'object' && Array.isArray((m as { parts?: unknown }).parts));
 }
 
 /**
@@ -54,7 +60,7 @@ export function mastraContentNote(span: SpanData): string | undefined {
   const input = a[GEN_AI_INPUT_MESSAGES];
   if (type === MODEL_GENERATION) return input === undefined && a[MASTRA_LEGACY_PROMPT] !== undefined ? MASTRA_0X_NOT_READ : MASTRA_1X_TURN_NOT_READ;
   // Every MODEL_INFERENCE input is a preview; even one without tool traffic comes with an output
-  // that has lost the chosen calls, so the request is not read either way.
-  if (type === MODEL_INFERENCE && isMastraPreview(input)) return MASTRA_1X_PREVIEW_NOT_READ;
+  // that has lost the chosen calls, so the request is not read unless mastra-1x.ts rebuilt it.
+  if (type === MODEL_INFERENCE && input !== undefined && !isSemconvWindow(input)) return MASTRA_1X_PREVIEW_NOT_READ;
   return undefined;
 }

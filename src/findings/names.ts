@@ -76,3 +76,10 @@ export const ATTR_EXPLAIN_URL = 'footprint.explain.url';
  */
 export const ATTR_DISPOSITION_STATE = 'footprint.disposition.state';
 export const STATE_UNAVAILABLE = 'conversation state unavailable';
+
+// In-process worker mode (FootprintSpanProcessor `analysis: 'worker'`): an agent span that went on
+// without being analysed carries this attribute, saying why; it has no finding or disposition events.
+export const ATTR_ANALYSIS_SKIPPED = 'footprint.analysis.skipped';
+export const ANALYSIS_SKIPPED_QUEUE_FULL = 'not analysed: analysis queue full';
+export const ANALYSIS_SKIPPED_WORKER_FAILED = 'not analysed: analysis worker failed';
+export const ANALYSIS_SKIPPED_TIMED_OUT = 'not analysed: analysis timed out at flush';

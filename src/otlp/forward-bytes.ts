@@ -8,8 +8,8 @@
 
 import type { LayoutField, TraceLayout } from './trace-layout.js';
 
-/** Per span index of the layout: its new Span message bytes, or null to leave it out. */
-export type SpanReplacements = ReadonlyMap<number, Uint8Array | null>;
+/** Per span index of the layout: its new Span message bytes (one piece or pieces in order), or null to leave it out. */
+export type SpanReplacements = ReadonlyMap<number, Uint8Array | readonly Uint8Array[] | null>;
 
 const WIRE_LEN = 2;
 
@@ -87,7 +87,10 @@ export function rebuildTraceRequest(layout: TraceLayout, replace: SpanReplacemen
       for (const sp of sl.parts) {
         const r = sp.span === undefined ? undefined : replace.get(sp.span);
         if (r === undefined) verbatim(scope, body, sp);
-        else if (r !== null) wrap(scope, 2, { chunks: [r], length: r.length });
+        else if (r !== null) {
+          const chunks = r instanceof Uint8Array ? [r] : [...r];
+          wrap(scope, 2, { chunks, length: chunks.reduce((n, c) => n + c.length, 0) });
+        }
       }
       wrap(res, 2, scope);
     }
@@ -97,9 +100,8 @@ export function rebuildTraceRequest(layout: TraceLayout, replace: SpanReplacemen
   return Buffer.concat(out.chunks, out.length);
 }
 
-/** A span's original Span message with `extra` (encoded Span fields) appended. */
-export function appendToSpan(layout: TraceLayout, index: number, extra: Uint8Array): Uint8Array {
+/** A span's original Span message with `extra` (encoded Span fields) appended, as two pieces (the original not copied). */
+export function appendToSpan(layout: TraceLayout, index: number, extra: Uint8Array): readonly Uint8Array[] {
   const f = layout.spans[index]!;
-  const original = layout.body.subarray(f.start, f.end);
-  return Buffer.concat([original, extra], original.length + extra.length);
+  return [layout.body.subarray(f.start, f.end), extra];
 }

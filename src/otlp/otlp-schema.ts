@@ -181,6 +181,8 @@ export const OtlpTypes = {
   // Span fields appended to a forwarded span's own bytes (encode-traces.ts); Resource for tests.
   Span: root.lookupType('opentelemetry.proto.trace.v1.Span'),
   Resource: root.lookupType('opentelemetry.proto.resource.v1.Resource'),
+  // Read piece by piece by the service's light read (src/otlp/scan-read.ts).
+  InstrumentationScope: root.lookupType('opentelemetry.proto.common.v1.InstrumentationScope'),
 } as const;
 
 /** gRPC method paths of the OTLP collector services. */

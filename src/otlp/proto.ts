@@ -96,7 +96,7 @@ function int64Value(v: unknown): number | string {
   return Number.isSafeInteger(n) ? n : b.toString();
 }
 
-function hexOf(v: unknown, bytes: 8 | 16): string | undefined {
+export function hexOf(v: unknown, bytes: 8 | 16): string | undefined {
   if (!(v instanceof Uint8Array) || v.length !== bytes) return undefined;
   // An all-zero id is invalid per the trace context spec.
   let any = 0;
@@ -189,23 +189,15 @@ export function tracesOfMessage(message: Record<string, unknown>, where = 'reque
     // Light: spans of traces with no span a reader may claim are read without attributes, events or links.
     const agentTraces = light ? agentTraceIds(message) : undefined;
     for (const rs of (r.value.resourceSpans as Record<string, unknown>[] | undefined) ?? []) {
-      const res = rs.resource as { attributes?: unknown; droppedAttributesCount?: unknown } | undefined;
-      const resource = keyValuesToPlain(res?.attributes, 0, tally);
-      const resourceDropped = numberOr(res?.droppedAttributesCount);
-      const resourceSchemaUrl = typeof rs.schemaUrl === 'string' && rs.schemaUrl ? rs.schemaUrl : undefined;
+      const rctx = resourceContext(rs, tally);
       for (const ss of (rs.scopeSpans as Record<string, unknown>[] | undefined) ?? []) {
-        const scope = scopeOf(ss.scope);
-        const scopeAttrs = keyValuesToPlain((ss.scope as { attributes?: unknown } | undefined)?.attributes, 0, tally);
-        const scopeSchemaUrl = typeof ss.schemaUrl === 'string' && ss.schemaUrl ? ss.schemaUrl : undefined;
-        const scopeDropped = numberOr((ss.scope as { droppedAttributesCount?: unknown } | undefined)?.droppedAttributesCount);
-        const ctx: SpanContext = { resource, scope, scopeAttrs, resourceSchemaUrl, scopeSchemaUrl, resourceDropped, scopeDropped, tally };
+        const ctx = spanContext(rctx, ss, tally);
         for (const s of (ss.spans as Record<string, unknown>[] | undefined) ?? []) {
           const traceId = hexOf(s.traceId, 16);
           const spanId = hexOf(s.spanId, 8);
           const name = typeof s.name === 'string' ? s.name : '';
           if (!traceId || !spanId) {
-            out.rejected++;
-            pushDiag(out.diagnostics, { level: 'warn', code: 'otlp.span-id-invalid', message: `${where}: span "${name.slice(0, 80)}" has an unusable trace or span id; rejected` });
+            rejectSpan(out, where, name);
             continue;
           }
           const ref = refOf?.(s);
@@ -225,7 +217,43 @@ export function tracesOfMessage(message: Record<string, unknown>, where = 'reque
   return { ok: true, value: out };
 }
 
-interface SpanContext {
+/** Counts a span with an unusable trace or span id, with its diagnostic. */
+export function rejectSpan(out: DecodedTraces, where: string, name: string): void {
+  out.rejected++;
+  pushDiag(out.diagnostics, { level: 'warn', code: 'otlp.span-id-invalid', message: `${where}: span "${name.slice(0, 80)}" has an unusable trace or span id; rejected` });
+}
+
+/** What a ResourceSpans message (protobufjs's shape: `resource`, `schemaUrl`) gives each of its spans. */
+export interface ResourceContext {
+  resource: Attributes;
+  resourceDropped: number | undefined;
+  resourceSchemaUrl: string | undefined;
+}
+
+export function resourceContext(rs: Record<string, unknown>, tally: DecodeTally): ResourceContext {
+  const res = rs.resource as { attributes?: unknown; droppedAttributesCount?: unknown } | undefined;
+  return {
+    resource: keyValuesToPlain(res?.attributes, 0, tally),
+    resourceDropped: numberOr(res?.droppedAttributesCount),
+    resourceSchemaUrl: typeof rs.schemaUrl === 'string' && rs.schemaUrl ? rs.schemaUrl : undefined,
+  };
+}
+
+/** What a ScopeSpans message (protobufjs's shape: `scope`, `schemaUrl`) gives each of its spans. */
+export function spanContext(r: ResourceContext, ss: Record<string, unknown>, tally: DecodeTally): SpanContext {
+  return {
+    resource: r.resource,
+    resourceDropped: r.resourceDropped,
+    resourceSchemaUrl: r.resourceSchemaUrl,
+    scope: scopeOf(ss.scope),
+    scopeAttrs: keyValuesToPlain((ss.scope as { attributes?: unknown } | undefined)?.attributes, 0, tally),
+    scopeSchemaUrl: typeof ss.schemaUrl === 'string' && ss.schemaUrl ? ss.schemaUrl : undefined,
+    scopeDropped: numberOr((ss.scope as { droppedAttributesCount?: unknown } | undefined)?.droppedAttributesCount),
+    tally,
+  };
+}
+
+export interface SpanContext {
   resource: Attributes;
   scope: ScopeData;
   scopeAttrs: Attributes;
@@ -239,7 +267,7 @@ interface SpanContext {
 type Msg = Record<string, unknown>;
 
 /** The whole span of a Span message whose ids were checked. */
-function wholeSpan(s: Msg, traceId: string, spanId: string, name: string, ctx: SpanContext, ref: number | undefined): DecodedTraceSpan {
+export function wholeSpan(s: Msg, traceId: string, spanId: string, name: string, ctx: SpanContext, ref: number | undefined): DecodedTraceSpan {
   const { resource, scope, scopeAttrs, resourceSchemaUrl, scopeSchemaUrl, resourceDropped, scopeDropped, tally } = ctx;
   const parentSpanId = hexOf(s.parentSpanId, 8);
   const st = (s.status ?? {}) as { code?: unknown; message?: unknown };
@@ -299,7 +327,7 @@ function wholeSpan(s: Msg, traceId: string, spanId: string, name: string, ctx: S
 }
 
 /** An ordinary span without its attributes, events and links (see DecodedTraceSpan.whole). */
-function lightSpan(s: Msg, traceId: string, spanId: string, name: string, ctx: SpanContext): SpanData {
+export function lightSpan(s: Msg, traceId: string, spanId: string, name: string, ctx: SpanContext): SpanData {
   const parentSpanId = hexOf(s.parentSpanId, 8);
   const st = (s.status ?? {}) as { code?: unknown; message?: unknown };
   const code: StatusCode = st.code === 1 || st.code === 2 ? st.code : 0;
@@ -322,7 +350,7 @@ function lightSpan(s: Msg, traceId: string, spanId: string, name: string, ctx: S
 const listOf = (v: unknown): Msg[] => (Array.isArray(v) ? (v as Msg[]) : []);
 
 /** True when no attribute value of the span, its events or links nests (so the whole read could not add to the tally). */
-function shallowSpan(s: Msg): boolean {
+export function shallowSpan(s: Msg): boolean {
   if (!shallowValues(s.attributes)) return false;
   for (const e of listOf(s.events)) if (!shallowValues(e.attributes)) return false;
   for (const l of listOf(s.links)) if (!shallowValues(l.attributes)) return false;

@@ -63,13 +63,27 @@ function varint(b: Uint8Array, pos: number, end: number): [number, number] | und
   return undefined;
 }
 
-/** The fields of the message in b[start, end), or undefined when they cannot be walked exactly. */
-export function fieldsOf(b: Uint8Array, start: number, end: number): LayoutField[] | undefined {
+/**
+ * A tag or length as protobufjs reads it (Reader.uint32): at most 5 bytes and below 2^32, else
+ * undefined (a longer or larger varint protobufjs would read differently: the caller is unsure).
+ */
+function strictVarint(b: Uint8Array, pos: number, end: number): [number, number] | undefined {
+  const v = varint(b, pos, end);
+  return v && v[1] - pos <= 5 && v[0] < 2 ** 32 ? v : undefined;
+}
+
+/**
+ * The fields of the message in b[start, end), or undefined when they cannot be walked exactly.
+ * `strict`: tags and lengths must also read the same under protobufjs's 32-bit varint reader (a
+ * caller that trusts this walk without protobufjs reading the same bytes needs it).
+ */
+export function fieldsOf(b: Uint8Array, start: number, end: number, strict = false): LayoutField[] | undefined {
   const out: LayoutField[] = [];
+  const head = strict ? strictVarint : varint;
   let pos = start;
   while (pos < end) {
     const tag = pos;
-    const t = varint(b, pos, end);
+    const t = head(b, pos, end);
     if (!t) return undefined;
     pos = t[1];
     const num = Math.floor(t[0] / 8);
@@ -112,9 +126,9 @@ export function readTraceLayout(body: Uint8Array): LaidOutRequest | undefined {
   }
 }
 
-/** The layout alone: tags and lengths down to the Span fields, nothing decoded. */
-function walk(body: Uint8Array): TraceLayout | undefined {
-  const top = fieldsOf(body, 0, body.length);
+/** The layout alone: tags and lengths down to the Span fields, nothing decoded (`strict`: see fieldsOf). */
+export function walkTraceLayout(body: Uint8Array, strict = false): TraceLayout | undefined {
+  const top = fieldsOf(body, 0, body.length, strict);
   if (!top) return undefined;
   const layout: TraceLayout = { body, parts: [], resources: [], scopes: [], spans: [] };
   for (const f of top) {
@@ -123,7 +137,7 @@ function walk(body: Uint8Array): TraceLayout | undefined {
       continue;
     }
     if (f.wire !== WIRE_LEN) return undefined;
-    const rparts = fieldsOf(body, f.start, f.end);
+    const rparts = fieldsOf(body, f.start, f.end, strict);
     if (!rparts) return undefined;
     const rl: ResourceLayout = { field: f, parts: [], firstSpan: layout.spans.length, endSpan: 0 };
     let seenResource = false;
@@ -136,7 +150,7 @@ function walk(body: Uint8Array): TraceLayout | undefined {
         rl.parts.push(rp);
       } else if (rp.num === 2) {
         if (rp.wire !== WIRE_LEN) return undefined;
-        const sparts = fieldsOf(body, rp.start, rp.end);
+        const sparts = fieldsOf(body, rp.start, rp.end, strict);
         if (!sparts) return undefined;
         const sl: ScopeLayout = { field: rp, parts: [], firstSpan: layout.spans.length, endSpan: 0 };
         let seenScope = false;
@@ -176,7 +190,7 @@ const list = (v: unknown): Msg[] => (Array.isArray(v) ? (v as Msg[]) : []);
  * ScopeSpans and span count agrees.
  */
 function readWith(body: Uint8Array): LaidOutRequest | undefined {
-  const layout = walk(body);
+  const layout = walkTraceLayout(body);
   if (!layout) return undefined;
   const message = OtlpTypes.ExportTraceServiceRequest.decode(body) as unknown as { resourceSpans: Msg[] };
   const spanIndex = new Map<object, number>();

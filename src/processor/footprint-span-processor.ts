@@ -1,6 +1,9 @@
 // The in-process deployment: a SpanProcessor that wraps the user's own (`next`), reads each ended
 // agent span (with the log records joined to it) through FootprintCore, and hands `next` the span
 // with its finding events added, as a read-only view, followed by any carrier spans.
+// With `analysis: 'worker'` the core runs in a worker thread (src/processor/worker-analysis.ts) and
+// spans wait, in the order they ended, until the worker has read them (bounded; past the bound they
+// go on unanalysed and marked).
 // Must never lose, duplicate or reorder a span on its way to `next`, never throw out of an SDK
 // hook, never mutate an SDK span, and never do more than a cheap key test for ordinary spans.
 
@@ -11,15 +14,17 @@ import { FootprintCore, type CoreStats, type FootprintOptions, type ProcessInput
 import type { Declarations } from '../declarations/types.js';
 import { loadDeclarationsFile } from '../declarations/load.js';
 import { resolveLimits, type Limits } from '../limits.js';
+import { ATTR_ANALYSIS_SKIPPED } from '../findings/names.js';
 import type { Diagnostic } from '../model/diagnostics.js';
 import type { LogData, SpanData } from '../model/telemetry.js';
 import { spanKey } from '../model/telemetry.js';
 import { annotate, fromSpanData, hrTimeToNanos, otlpKind, resourceAttributes, scopeOf, toSpanData } from './sdk-span.js';
 import { CONVERSATION_ID_KEYS } from '../conventions/conversation-keys.js';
-import { hasAnyKey, looksLikeAgentSpan } from './recognize.js';
+import { hasAnyKey, keySet, looksLikeAgentSpan } from './recognize.js';
 
-const CONVERSATION_KEY_SET: ReadonlySet<string> = new Set(CONVERSATION_ID_KEYS);
+const CONVERSATION_KEY_SET = keySet(CONVERSATION_ID_KEYS);
 import { PendingLogs, type PendingLogStats } from './log-buffer.js';
+import { WorkerAnalysis, postedBytes, type WorkerAnalysisStats } from './worker-analysis.js';
 
 const MAX_AGENT_TRACES = 10_000;
 
@@ -68,8 +73,17 @@ export interface FootprintSpanProcessorOptions {
   checks?: boolean;
   /** Log records waiting for their span (shared with FootprintLogRecordProcessor; `footprint()` wires it). */
   pendingLogs?: PendingLogs;
-  /** A core to use instead of a new FootprintCore (shared deployments, tests). */
+  /** A core to use instead of a new FootprintCore (shared deployments, tests). Runs in-thread only. */
   core?: CoreLike;
+  /**
+   * Where the core runs. `in-thread` (default): inside onEnd, on the app's thread. `worker`: in one
+   * worker thread; onEnd only copies the agent span and posts it, and spans reach `next` once it
+   * is read, in the order they ended. Bounded by limits.maxAnalysisQueueSpans and
+   * maxAnalysisQueueBytes: past them an agent span goes on unanalysed, carrying
+   * `footprint.analysis.skipped`. If the worker cannot start (an injected `core`, no build beside
+   * this file) or dies, a diag warning says so once and the core runs in-thread from then on.
+   */
+  analysis?: 'in-thread' | 'worker';
 }
 
 export interface SpanProcessorStats {
@@ -85,6 +99,10 @@ export interface SpanProcessorStats {
   errors: number;
   pendingLogs: PendingLogStats;
   core?: CoreStats;
+  /** Where the core runs now (`worker` falls back to `in-thread` when the worker cannot run). */
+  analysis: 'in-thread' | 'worker';
+  /** Worker mode: what is held and what went on unanalysed. */
+  worker?: WorkerAnalysisStats;
 }
 
 function resolveDeclarations(d: Declarations | string | undefined): Declarations | undefined {
@@ -115,7 +133,12 @@ export class FootprintSpanProcessor implements SpanProcessor {
   private readonly next: SpanProcessor;
   private readonly coreOptions: FootprintOptions;
   private readonly injectedCore: CoreLike | undefined;
-  private core: CoreLike;
+  /** The in-thread core: built when first needed (worker mode builds it only on fallback). */
+  private coreInstance: CoreLike | undefined;
+  /** Worker mode while its worker runs. */
+  private worker: WorkerAnalysis | undefined;
+  /** The last worker's counters, kept after it stopped. */
+  private workerStats: WorkerAnalysisStats | undefined;
   readonly pendingLogs: PendingLogs;
   private readonly diagnostics = new DiagReporter();
   private lastResource: Resource | undefined;
@@ -137,14 +160,54 @@ export class FootprintSpanProcessor implements SpanProcessor {
       rememberSpans: false,
     };
     this.injectedCore = options.core;
-    this.core = options.core ?? new FootprintCore(this.coreOptions);
     this.pendingLogs = options.pendingLogs ?? new PendingLogs({ limits });
+    if (options.analysis === 'worker') this.startWorker();
+    else if (options.analysis !== undefined && options.analysis !== 'in-thread') diag.warn(`footprint-otel: analysis "${String(options.analysis)}" is not one of in-thread, worker; running in-thread`);
+    this.coreInstance = options.core ?? (this.worker ? undefined : new FootprintCore(this.coreOptions));
   }
+
+  private get core(): CoreLike {
+    return (this.coreInstance ??= new FootprintCore(this.coreOptions));
+  }
+
+  private startWorker(): void {
+    if (this.injectedCore) {
+      diag.warn('footprint-otel: analysis "worker" cannot carry an injected core to a worker thread; running in-thread');
+      return;
+    }
+    const w = WorkerAnalysis.start(this.coreOptions, this.coreOptions.limits as Limits, {
+      apply: (span, result) => this.applyResult(span, result),
+      onError: (span, message) => {
+        this.counters.errors++;
+        diag.warn(`footprint-otel: reading span "${String(span?.name ?? 'late log records').slice(0, 80)}" failed in the analysis worker; it passes on unannotated: ${message}`);
+      },
+      onFailed: (reason) => {
+        diag.warn(`footprint-otel: ${reason}; what it held went on unanalysed (${ATTR_ANALYSIS_SKIPPED}) and analysis runs in-thread from now on`);
+        this.stopWorker();
+      },
+      forward: (span) => this.forward(span),
+    });
+    if (typeof w === 'string') {
+      diag.warn(`footprint-otel: analysis "worker" is not available: ${w}; running in-thread`);
+      return;
+    }
+    this.worker = w;
+  }
+
+  /** Forgets the worker (keeping its counters): from now on the core runs in-thread. */
+  private stopWorker(): void {
+    if (!this.worker) return;
+    this.workerStats = this.worker.stats();
+    if (this.worker.coreStats) this.lastWorkerCore = this.worker.coreStats;
+    this.worker = undefined;
+  }
+
+  private lastWorkerCore: CoreStats | undefined;
 
   onStart(span: Span, parentContext: Context): void {
     // A turn span usually carries the conversation id from its start, but ends after its children:
     // tell the core now, so the chat spans that end first are already in their conversation.
-    if (this.core.noteSpanStart) {
+    if (this.worker || this.core.noteSpanStart) {
       try {
         const attrs = (span as unknown as ReadableSpan).attributes;
         if (attrs && hasAnyKey(attrs, CONVERSATION_KEY_SET)) {
@@ -152,7 +215,9 @@ export class FootprintSpanProcessor implements SpanProcessor {
             const k = CONVERSATION_ID_KEYS[i]!;
             const v = attrs[k];
             if (typeof v === 'string' && v !== '') {
-              this.core.noteSpanStart(startedSpanData(span as unknown as ReadableSpan, k, v));
+              const started = startedSpanData(span as unknown as ReadableSpan, k, v);
+              if (this.worker) this.worker.noteStart(started);
+              else this.core.noteSpanStart?.(started);
               break;
             }
           }
@@ -185,23 +250,21 @@ export class FootprintSpanProcessor implements SpanProcessor {
     // that held agent spans (the disposition's fallback home when the app wrote no invoke_agent).
     if (!looksLikeAgentSpan(span.attributes, span.instrumentationScope?.name) && !this.isRootOfAgentTrace(span)) {
       if (this.pendingLogs.size !== 0) this.discardLogs(span);
-      this.forward(span);
+      if (this.worker?.busy) this.worker.hold(span);
+      else this.forward(span);
+      return;
+    }
+    if (this.worker) {
+      this.submitToWorker(this.worker, span);
       return;
     }
     let out: ReadableSpan = span;
     let carriers: ReadableSpan[] = [];
     try {
-      const result = this.read(span);
-      if (result) {
-        const ctx = span.spanContext();
-        const ann = result.annotations.get(spanKey(ctx));
-        if (ann) {
-          out = annotate(span, ann.events, ann.attributes);
-          if (out !== span) this.counters.annotated++;
-        }
-        carriers = this.carrierSpans(result, span.resource);
-        for (const d of result.diagnostics) this.diagnostics.report(d);
-      }
+      const result = this.core.process(this.inputOf(span));
+      const r = this.applyResult(span, result);
+      out = r.out ?? span;
+      carriers = r.carriers;
     } catch (e) {
       this.counters.errors++;
       out = span;
@@ -214,24 +277,75 @@ export class FootprintSpanProcessor implements SpanProcessor {
 
   async forceFlush(): Promise<void> {
     this.flushLate();
+    await this.drainWorker();
     await this.next.forceFlush();
   }
 
   async shutdown(): Promise<void> {
     this.flushLate();
+    await this.drainWorker();
+    const w = this.worker;
+    if (w) {
+      this.stopWorker();
+      await w.terminate();
+      this.workerStats = w.stats();
+    }
     this.dropState();
     await this.next.shutdown();
   }
 
   stats(): SpanProcessorStats {
-    const s: SpanProcessorStats = { ...this.counters, pendingLogs: this.pendingLogs.stats() };
-    const core = this.core.stats?.();
+    const s: SpanProcessorStats = { ...this.counters, pendingLogs: this.pendingLogs.stats(), analysis: this.worker ? 'worker' : 'in-thread' };
+    const core = this.worker ? this.worker.coreStats : (this.coreInstance?.stats?.() ?? this.lastWorkerCore);
     if (core) s.core = core;
+    const ws = this.worker?.stats() ?? this.workerStats;
+    if (ws) s.worker = ws;
     return s;
   }
 
-  /** Reads one agent span with its waiting log records (and any late ones) through the core. */
-  private read(span: ReadableSpan): ProcessResult | undefined {
+  /** Worker mode: copies the span (and its log records) and posts it, or forwards it marked when the analysis queue is full. */
+  private submitToWorker(worker: WorkerAnalysis, span: ReadableSpan): void {
+    try {
+      const input = this.inputOf(span);
+      const data = input.spans[0]!;
+      const bytes = postedBytes(data, input.logs?.length ?? 0);
+      if (worker.fits(bytes)) worker.submit(span, input, bytes);
+      else worker.skip(span);
+    } catch (e) {
+      this.counters.errors++;
+      this.warn(`reading span "${String(span.name).slice(0, 80)}" failed; it passes on unannotated`, e);
+      if (worker.busy) worker.hold(span);
+      else this.forward(span);
+    }
+  }
+
+  private async drainWorker(): Promise<void> {
+    if (!this.worker) return;
+    try {
+      await this.worker.drain(this.coreOptions.limits?.analysisFlushTimeoutMs ?? 30_000);
+    } catch (e) {
+      this.warn('waiting for the analysis worker failed', e);
+    }
+  }
+
+  /** What one span's analysis adds: the span to forward (annotated or not) and its carrier spans. */
+  private applyResult(span: ReadableSpan | undefined, result: ProcessResult): { out: ReadableSpan | undefined; carriers: ReadableSpan[] } {
+    let out = span;
+    if (span) {
+      const ann = result.annotations.get(spanKey(span.spanContext()));
+      if (ann) {
+        out = annotate(span, ann.events, ann.attributes);
+        if (out !== span) this.counters.annotated++;
+      }
+    }
+    const resource = span?.resource ?? this.lastResource;
+    const carriers = resource ? this.carrierSpans(result, resource) : [];
+    for (const d of result.diagnostics) this.diagnostics.report(d);
+    return { out, carriers };
+  }
+
+  /** One agent span with its waiting log records (and any late ones), as the core reads it. */
+  private inputOf(span: ReadableSpan): ProcessInput {
     const ctx = span.spanContext();
     // Also remembers the span as ended, so a record arriving after it counts as late.
     const taken = this.pendingLogs.take(ctx.traceId, ctx.spanId);
@@ -245,7 +359,7 @@ export class FootprintSpanProcessor implements SpanProcessor {
     if (taken.dropped > 0) {
       this.diagnostics.report({ level: 'warn', code: 'logs.over-bound', message: `${taken.dropped} log record(s) of span "${span.name.slice(0, 80)}" were past limits.maxLogsPerSpan and were not joined`, traceId: ctx.traceId, spanId: ctx.spanId });
     }
-    return this.core.process(logs.length > 0 ? { spans: [data], logs } : { spans: [data] });
+    return logs.length > 0 ? { spans: [data], logs } : { spans: [data] };
   }
 
   private carrierSpans(result: ProcessResult, resource: Resource): ReadableSpan[] {
@@ -259,6 +373,10 @@ export class FootprintSpanProcessor implements SpanProcessor {
     try {
       const late = this.pendingLogs.takeLate();
       if (late.length === 0 || !this.lastResource) return;
+      if (this.worker) {
+        this.worker.submit(undefined, { spans: [], logs: late }, late.length * 1024);
+        return;
+      }
       const result = this.core.process({ spans: [], logs: late });
       for (const d of result.diagnostics) this.diagnostics.report(d);
       for (const c of this.carrierSpans(result, this.lastResource)) this.forward(c);
@@ -304,8 +422,9 @@ export class FootprintSpanProcessor implements SpanProcessor {
     this.diagnostics.clear();
     this.lastResource = undefined;
     this.agentTraces.clear();
-    if (this.core.reset) this.core.reset();
-    else if (!this.injectedCore) this.core = new FootprintCore(this.coreOptions);
+    if (this.worker) this.worker.reset();
+    else if (this.coreInstance?.reset) this.coreInstance.reset();
+    else if (!this.injectedCore) this.coreInstance = undefined;
   }
 
   private forward(span: ReadableSpan): void {

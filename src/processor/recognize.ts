@@ -27,23 +27,48 @@ const AGENT_SPAN_KEYS: readonly string[] = [
 ];
 
 /** Scopes whose spans carry no distinguishing key on every span (AI SDK 6 writes `ai`, AI SDK 7 `gen_ai`). */
-const AGENT_SCOPES: ReadonlySet<string> = new Set([AI_SCOPE_NAME, 'gen_ai']);
+const AGENT_SCOPE_A = AI_SCOPE_NAME;
+const AGENT_SCOPE_B = 'gen_ai';
 
-const AGENT_KEY_SET: ReadonlySet<string> = new Set(AGENT_SPAN_KEYS);
-const FIRST_CHARS: ReadonlySet<number> = new Set(AGENT_SPAN_KEYS.map((k) => k.charCodeAt(0)));
+/**
+ * The first characters of a key set, as a 128-entry table indexed by char code (a non-ASCII first
+ * character always passes on to the set): most ordinary keys are rejected by one typed-array load.
+ */
+export interface KeySet {
+  keys: ReadonlySet<string>;
+  firstChars: Uint8Array;
+}
+
+export function keySet(keys: Iterable<string>): KeySet {
+  const set = new Set(keys);
+  const firstChars = new Uint8Array(128);
+  for (const k of set) {
+    const c = k.charCodeAt(0);
+    if (c < 128) firstChars[c] = 1;
+  }
+  return { keys: set, firstChars };
+}
+
+const AGENT_KEYS: KeySet = keySet(AGENT_SPAN_KEYS);
+
+/** One key: its first character in the table (or non-ASCII), then the set. */
+function holdsKey(ks: KeySet, k: string): boolean {
+  const c = k.charCodeAt(0);
+  return (c >= 128 || ks.firstChars[c] === 1) && ks.keys.has(k);
+}
 
 export function looksLikeAgentSpan(attributes: Readonly<Record<string, unknown>> | undefined, scopeName: string | undefined): boolean {
-  if (scopeName !== undefined && AGENT_SCOPES.has(scopeName)) return true;
+  if (scopeName === AGENT_SCOPE_A || scopeName === AGENT_SCOPE_B) return true;
   if (!attributes) return false;
   for (const k in attributes) {
-    if (FIRST_CHARS.has(k.charCodeAt(0)) && AGENT_KEY_SET.has(k) && attributes[k] !== undefined) return true;
+    if (holdsKey(AGENT_KEYS, k) && attributes[k] !== undefined) return true;
   }
   return false;
 }
 
-/** True when the attributes hold any of `keys` (one own-key walk; see looksLikeAgentSpan). */
-export function hasAnyKey(attributes: Readonly<Record<string, unknown>>, keys: ReadonlySet<string>): boolean {
-  for (const k in attributes) if (keys.has(k)) return true;
+/** True when the attributes hold any key of `ks` (one own-key walk; see looksLikeAgentSpan). */
+export function hasAnyKey(attributes: Readonly<Record<string, unknown>>, ks: KeySet): boolean {
+  for (const k in attributes) if (holdsKey(ks, k)) return true;
   return false;
 }
 

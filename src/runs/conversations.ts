@@ -10,6 +10,7 @@ import type { EarlierServed } from '../checks/unsupported-argument.js';
 import type { Frame, ServedString } from './frame.js';
 import type { ToolCall } from '../model/agent.js';
 import type { SpanRef } from '../model/telemetry.js';
+import { soleArgumentOf, type SoleArgument } from './sole-argument.js';
 
 export interface ConversationState {
   key: string;
@@ -20,8 +21,11 @@ export interface ConversationState {
   servedTexts: Set<number>;
   /** Tools whose results some earlier request's window held. */
   resultTools: Set<string>;
-  /** Call id -> the request (1-based) that chose it and the tool it named. */
-  chosen: Map<string, { request: number; toolName: string }>;
+  /**
+   * Call id -> the request (1-based) that chose it and the tool it named; and the call's only
+   * argument when it had one (sole-argument.ts; kept in memory only, the shared-state codec drops it).
+   */
+  chosen: Map<string, { request: number; toolName: string; soleArgument?: SoleArgument }>;
   /** Every tool read of the conversation, in the order they ran. */
   ledger: LedgerRow[];
   /**
@@ -198,11 +202,12 @@ export class ConversationStore {
     }
   }
 
-  recordChosen(state: ConversationState, request: number, calls: readonly { id?: string; name: string }[]): void {
+  recordChosen(state: ConversationState, request: number, calls: readonly { id?: string; name: string; arguments?: unknown }[]): void {
     for (const c of calls) {
       if (!c.id || state.chosen.has(c.id)) continue;
-      if (!this.room(state, CHOSEN_BYTES, state.chosen.size)) continue;
-      state.chosen.set(c.id, { request, toolName: c.name });
+      const sole = soleArgumentOf(c);
+      if (!this.room(state, CHOSEN_BYTES + (sole ? stringBytes(sole.key) + stringBytes(String(sole.value)) : 0), state.chosen.size)) continue;
+      state.chosen.set(c.id, { request, toolName: c.name, ...(sole ? { soleArgument: sole } : {}) });
     }
   }
 

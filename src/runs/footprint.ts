@@ -33,6 +33,7 @@ import {
 import { resolveOptions, type FootprintOptions, type ProcessInput, type ProcessResult, type SpanAnnotation, type CoreStats, type ResolvedOptions } from './options.js';
 import { carrierSpan } from './carrier.js';
 import { WindowMemos } from './window-memo.js';
+import { rebuildMastraWindows } from '../conventions/mastra-1x.js';
 
 import { conversationStateAccess, type ConversationStateAccess } from './state-access.js';
 
@@ -225,13 +226,15 @@ export class FootprintCore {
       this.pendingLogs.set(key, pending);
     }
 
-    // 2. Read every agent span into model events.
+    // 2. Read every agent span into model events. Mastra 1.x chat spans are read as rebuilt from
+    //    their run's tool spans in this batch, where those match exactly (conventions/mastra-1x.ts).
     const events: ModelEvent[] = [];
     const agentSpanKeys = new Set<string>();
+    const rebuilt = rebuildMastraWindows(fresh, limits);
     const read = (span: SpanData, logs: readonly LogData[]) => {
       if (!isAgentSpan(span)) return;
       agentSpanKeys.add(spanKey(span));
-      const evs = readSpan(span, { limits, diagnostics, tenantAttribute, logs, windowMemo: this.windowSlot(span) });
+      const evs = readSpan(rebuilt.get(spanKey(span)) ?? span, { limits, diagnostics, tenantAttribute, logs, windowMemo: this.windowSlot(span) });
       for (const ev of evs) {
         if (ev.kind === 'llm-request' && ev.inputContent === 'not-captured' && ev.contentNote === undefined && logs.length === 0) {
           const key = spanKey(span);

@@ -11,6 +11,7 @@ import type { Limits } from '../limits.js';
 import { buildFrame, resultText, type Frame } from './frame.js';
 import { servedKey, type ConversationState, type ConversationStore } from './conversations.js';
 import { ledgerRowOf } from './ledger-row.js';
+import { withSoleArgument } from './sole-argument.js';
 import { unsupportedArguments, type EarlierServed, type ExternalGroundUse } from '../checks/unsupported-argument.js';
 import { danglingReferences } from '../checks/dangling-reference.js';
 import { emptyLookups, NO_PRODUCER_RESULT } from '../checks/empty-lookup.js';
@@ -183,8 +184,9 @@ export function checkExecution(ctx: SeamContext, state: ConversationState, ex: T
   const out = empty();
   checkLateDeclaration(ctx, state, ex, out);
   const declaration = ctx.declarationOf(ex.tenant, ex.toolName);
-  const request = ex.callId ? state.chosen.get(ex.callId)?.request : undefined;
-  const row = ledgerRowOf(ex, declaration, request);
+  const chosen = ex.callId ? state.chosen.get(ex.callId) : undefined;
+  const request = chosen?.request;
+  const row = ledgerRowOf(withSoleArgument(ex, chosen), declaration, request);
   // Earlier producer results matter only for an empty result: only then are they gathered (and
   // only the declared producers' results turned into text).
   const resultEmpty = row.reading.emptiness === 'undeclared-empty' || row.reading.emptiness === 'declared-absent';

@@ -8,6 +8,7 @@
 import { decodeLogsRequest, decodeTraceRequest, type DecodedDocument } from '../otlp/json.js';
 import { decodeLogsRequestProto, decodeTraceRequestProto, tracesOfMessage, type DecodeResult, type DecodedTraceSpan } from '../otlp/proto.js';
 import { readTraceLayout } from '../otlp/trace-layout.js';
+import { readTracesLight } from '../otlp/scan-read.js';
 import { mayHoldSurrogateEscapes, newTally, scrubSurrogates, type DecodeTally } from '../otlp/decode-tally.js';
 import type { LogsBatch, TraceBatch } from './pipeline.js';
 import type { Transport } from './metrics.js';
@@ -35,10 +36,17 @@ export function decodeTraceBody(body: Uint8Array, encoding: Encoding, transport:
   if (encoding === 'protobuf') {
     // Read with the byte layout (the onward export reuses the bytes), else whole. With the layout,
     // spans of traces with no agent span are read lightly: they go on from their original bytes.
-    const laid = readTraceLayout(body);
-    const r = laid ? tracesOfMessage(laid.message, transport, (s) => laid.spanIndex.get(s), true) : decodeTraceRequestProto(body, transport);
-    if (!r.ok) return r;
-    value = { signal: 'traces', transport, spans: r.value.spans, rejected: r.value.rejected, diagnostics: r.value.diagnostics, body, tally: r.value.tally, ...(laid ? { layout: laid.layout } : {}) };
+    // First from the bytes alone (scan-read.ts: protobufjs reads only the spans of agent traces).
+    const scanned = readTracesLight(body, transport);
+    if (scanned) {
+      const t = scanned.traces;
+      value = { signal: 'traces', transport, spans: t.spans, rejected: t.rejected, diagnostics: t.diagnostics, body, tally: t.tally, layout: scanned.layout };
+    } else {
+      const laid = readTraceLayout(body);
+      const r = laid ? tracesOfMessage(laid.message, transport, (s) => laid.spanIndex.get(s), true) : decodeTraceRequestProto(body, transport);
+      if (!r.ok) return r;
+      value = { signal: 'traces', transport, spans: r.value.spans, rejected: r.value.rejected, diagnostics: r.value.diagnostics, body, tally: r.value.tally, ...(laid ? { layout: laid.layout } : {}) };
+    }
   } else {
     const tally = newTally();
     const j = parseJson(body, tally);

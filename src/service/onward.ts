@@ -36,7 +36,7 @@ export function onwardTracePayload(x: OnwardInput): Uint8Array | undefined {
 }
 
 function fromLayout(layout: TraceLayout, x: OnwardInput): Uint8Array | undefined {
-  const replace = new Map<number, Uint8Array | null>();
+  const replace = new Map<number, Uint8Array | readonly Uint8Array[] | null>();
   const present = new Uint8Array(layout.spans.length);
   for (const item of x.spans) {
     if (item.ref === undefined) return undefined; // not read with this layout: encode the spans instead

@@ -32,12 +32,13 @@ export const RECORDED_STACKS: Stack[] = [
     toolDefinitions: true,
     appToolSpans: false,
     refused: false,
-    // OpenInference collapses a one-argument tool's input to its bare value, so the execution's
-    // arguments are the string "db-primary-full" and empty-lookup can only name `args`.
+    // OpenInference collapses a one-argument tool's input to its bare value (the execution's
+    // arguments are the string "db-primary-full"); the core joins it to the model's call with the
+    // same id, {"machine_id":"db-primary-full"} (src/runs/sole-argument.ts), so empty-lookup names `args.machine_id`.
     backupTriage: [
       ['dangling-reference', 'backup_status', 'call_bt_003', 'argument-ground', null, false],
       ['unsupported-argument', 'backup_status', 'call_bt_003', 'args.machine_id', 'db-primary-full', false],
-      ['empty-lookup', 'backup_status', 'call_bt_003', 'args', 'db-primary-full', true],
+      ['empty-lookup', 'backup_status', 'call_bt_003', 'args.machine_id', 'db-primary-full', true],
     ],
   },
   // Records no tool calls and no parent spans: no check can place anything (live-traceloop-langchain.test.ts).

@@ -12,10 +12,15 @@ import { REFUSAL_CASES } from './refusal-asserts-absence.js';
 import { MORE_VALUE_CASES } from './values-more.js';
 import { REFUSAL_ATTRIBUTION_CASES } from './refusal-asserts-absence-attribution.js';
 import { MORE_ARGUMENT_CASES } from './arguments-more.js';
+import { DISPLAY_VALUE_CASES } from './values-display.js';
 import { HOLDOUT_OFFER_ARGUMENT_CASES } from './holdout-offer-and-arguments.js';
 import { HOLDOUT_LEDGER_CASES } from './holdout-ledger.js';
 import { HOLDOUT_VALUE_CASES } from './holdout-values.js';
 import { HOLDOUT_CLAIM_REFUSAL_CASES } from './holdout-claims-refusals.js';
+import { HOLDOUT2_OFFER_ARGUMENT_CASES } from './holdout2-offer-arguments.js';
+import { HOLDOUT2_LEDGER_CASES } from './holdout2-ledger.js';
+import { HOLDOUT2_VALUE_CASES } from './holdout2-values.js';
+import { HOLDOUT2_CLAIM_REFUSAL_CASES } from './holdout2-claims-refusals.js';
 
 export const ALL_CASES: CaseSpec[] = [
   ...DANGLING_CASES,
@@ -29,9 +34,15 @@ export const ALL_CASES: CaseSpec[] = [
   ...MORE_VALUE_CASES,
   ...REFUSAL_ATTRIBUTION_CASES,
   ...MORE_ARGUMENT_CASES,
+  ...DISPLAY_VALUE_CASES,
   // Held-out cases (written blind, after the checks were fixed; docs/quality.md "Held-out cases").
   ...HOLDOUT_OFFER_ARGUMENT_CASES,
   ...HOLDOUT_LEDGER_CASES,
   ...HOLDOUT_VALUE_CASES,
   ...HOLDOUT_CLAIM_REFUSAL_CASES,
+  // The second held-out set (written blind on 2026-12-03, after every check was at P 1 R 1 on 181 cases).
+  ...HOLDOUT2_OFFER_ARGUMENT_CASES,
+  ...HOLDOUT2_LEDGER_CASES,
+  ...HOLDOUT2_VALUE_CASES,
+  ...HOLDOUT2_CLAIM_REFUSAL_CASES,
 ];

@@ -1,0 +1,29 @@
+// The messages between FootprintSpanProcessor's worker mode (the app thread) and its analysis
+// worker (src/processor/analysis-worker.ts). Plain, structured-clone data only (Maps and BigInts
+// cross a thread; functions and class instances do not). Types only; no behaviour.
+
+import type { CoreStats, FootprintOptions, ProcessInput, ProcessResult } from '../runs/footprint.js';
+import type { SpanData } from '../model/telemetry.js';
+
+/** What the worker is started with (workerData). */
+export interface AnalysisWorkerData {
+  options: FootprintOptions;
+}
+
+/** What the app thread posts: every item since its last post, in order (one post per tick, not per span). */
+export type ToWorker = ToWorkerItem[];
+
+export type ToWorkerItem =
+  /** A span that has just started with a conversation id (FootprintCore#noteSpanStart). */
+  | { t: 'start'; span: SpanData }
+  /** One ended agent span with its log records, or late log records alone. */
+  | { t: 'process'; id: number; input: ProcessInput }
+  /** Drop all state (FootprintCore#reset). */
+  | { t: 'reset' };
+
+export type FromWorker =
+  /** Sent once at start: the worker's OS thread id on Linux (for /proc/self/task/<tid>/stat), else undefined. */
+  | { t: 'ready'; tid: number | undefined }
+  | { t: 'result'; id: number; result: ProcessResult; stats: CoreStats }
+  /** The core threw on this input; the span goes on unannotated, as in-thread. */
+  | { t: 'error'; id: number; message: string };
