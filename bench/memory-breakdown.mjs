@@ -12,6 +12,7 @@ import { FootprintSpanProcessor, FootprintCore } from '../dist/index.js';
 import { BENCH_DECLARATIONS } from './workload.mjs';
 import { isMain, noopExporter, round, yieldToLoop } from './lib.mjs';
 import { runTurn, TURNS, WAVE } from './memory.mjs';
+import { servedBytes, ledgerRowBytes, CHOSEN_BYTES, CONVERSATION_BYTES } from '../dist/runs/conversations.js';
 
 void ROOT_CONTEXT;
 const MB = 2 ** 20;
@@ -25,17 +26,16 @@ const heap = () => {
   return process.memoryUsage().heapUsed;
 };
 
-const sizeOf = (t) => t.length * 2 + 64;
-
+/** stateBytes' own estimate, by part (the same functions the store counts with). */
 function estimates(core) {
   const convs = [...core.conversations.map.values()];
-  const e = { served: 0, chosen: 0, ledger: 0, pendingChoice: 0, conversationsTotal: core.conversations.bytes };
+  const e = { served: 0, chosen: 0, ledger: 0, pendingChoice: 0, shells: convs.length * CONVERSATION_BYTES, conversationsTotal: core.conversations.bytes };
   for (const s of convs) {
-    for (const x of s.served ?? []) e.served += sizeOf(x.text ?? '') ;
-    e.chosen += (s.chosen?.size ?? 0) * 96;
+    for (const x of s.served) e.served += servedBytes(x.text);
+    e.chosen += s.chosen.size * CHOSEN_BYTES;
+    for (const r of s.ledger) e.ledger += ledgerRowBytes(r);
     e.pendingChoice += s.pendingChoice?.bytes ?? 0;
   }
-  e.ledger = e.conversationsTotal - e.served - e.chosen - e.pendingChoice;
   e.windowMemo = core.windows.bytes;
   e.otherCaches = core.cachesBytes() - core.windows.bytes;
   return { held: convs.length, ...e };

@@ -92,16 +92,50 @@ function earlierServed(s: ServedString, request: number): EarlierServed {
   return { source: s.source, message: s.message, text: s.text, request };
 }
 
-/** Rough bytes a kept string costs (UTF-16 plus bookkeeping). */
-const sizeOf = (text: string) => text.length * 2 + 64;
+/**
+ * Bytes a kept string holds: V8 keeps a string whose characters are all Latin-1 at one byte a
+ * character, any other at two, plus a header. The test runs once per kept string (its first
+ * sighting), not per request.
+ */
+const TWO_BYTE = /[^\u0000-\u00ff]/;
+export function stringBytes(text: string): number {
+  return (TWO_BYTE.test(text) ? 2 : 1) * text.length + 24;
+}
 
-function resultSize(result: unknown): number {
-  if (typeof result === 'string') return sizeOf(result);
+/**
+ * What the history holds for one served string besides its text: its record, its key in
+ * `servedTexts` and their slots. Measured with bench/memory-breakdown.mjs (issue 11): ~110 bytes
+ * a record, ~26 a key.
+ */
+export const SERVED_RECORD_BYTES = 136;
+/** One ledger row besides its arguments and result: the row, its span ref and ids, its reading, its start time and slot (~360 measured). */
+export const LEDGER_ROW_BYTES = 360;
+/** One chosen call: its id, its entry and value object. */
+export const CHOSEN_BYTES = 96;
+/**
+ * One held conversation with nothing in it yet: its map entry and key, the state object, its
+ * empty arrays, sets and map (~900 bytes measured with one result tool, seven served strings and
+ * three rows in them; their contents are counted apart).
+ */
+export const CONVERSATION_BYTES = 896;
+
+/** Estimated bytes of one served string as the history keeps it. */
+export const servedBytes = (text: string) => stringBytes(text) + SERVED_RECORD_BYTES;
+
+/** A parsed value (arguments, a result): about its JSON's length, one byte a character when Latin-1. */
+function valueBytes(value: unknown): number {
+  if (value === undefined) return 0;
+  if (typeof value === 'string') return stringBytes(value);
   try {
-    return sizeOf(JSON.stringify(result) ?? '');
+    return stringBytes(JSON.stringify(value) ?? '');
   } catch {
     return 64;
   }
+}
+
+/** Estimated bytes of one ledger row as the conversation keeps it. */
+export function ledgerRowBytes(row: Pick<LedgerRow, 'arguments' | 'result'>): number {
+  return LEDGER_ROW_BYTES + valueBytes(row.result) + valueBytes(row.arguments);
 }
 
 export class ConversationStore {
@@ -130,8 +164,9 @@ export class ConversationStore {
     return this.map.size;
   }
 
+  /** Estimated bytes of every held conversation: what each holds plus its fixed shell. */
   get bytes(): number {
-    return this.totalBytes;
+    return this.totalBytes + this.map.size * CONVERSATION_BYTES;
   }
 
   get(key: string): ConversationState {
@@ -161,7 +196,7 @@ export class ConversationStore {
       if (s.source === 'tool-schema') continue;
       const key = servedKey(s.text);
       if (state.servedTexts.has(key)) continue;
-      if (!this.room(state, sizeOf(s.text), state.served.length)) continue;
+      if (!this.room(state, servedBytes(s.text), state.served.length)) continue;
       state.servedTexts.add(key);
       state.served.push(earlierServed(s, request));
     }
@@ -171,13 +206,13 @@ export class ConversationStore {
     for (const c of calls) {
       if (!c.id || state.chosen.has(c.id)) continue;
       const sole = soleArgumentOf(c);
-      if (!this.room(state, 96 + (sole ? sizeOf(sole.key) + sizeOf(String(sole.value)) : 0), state.chosen.size)) continue;
+      if (!this.room(state, CHOSEN_BYTES + (sole ? stringBytes(sole.key) + stringBytes(String(sole.value)) : 0), state.chosen.size)) continue;
       state.chosen.set(c.id, { request, toolName: c.name, ...(sole ? { soleArgument: sole } : {}) });
     }
   }
 
   recordRead(state: ConversationState, row: LedgerRow): void {
-    if (!this.room(state, resultSize(row.result) + resultSize(row.arguments), state.ledger.length)) return;
+    if (!this.room(state, ledgerRowBytes(row), state.ledger.length)) return;
     state.ledger.push(row);
   }
 
@@ -189,7 +224,7 @@ export class ConversationStore {
       delete state.pendingChoice;
     }
     if (!choice) return;
-    const bytes = choice.frame.served.reduce((n, x) => n + sizeOf(x.text), 0) + choice.frame.written.reduce((n, x) => n + sizeOf(x.text), 0);
+    const bytes = choice.frame.served.reduce((n, x) => n + servedBytes(x.text), 0) + choice.frame.written.reduce((n, x) => n + servedBytes(x.text), 0);
     if (state.bytes + bytes > this.limits.maxBytesPerConversation) return;
     state.bytes += bytes;
     this.totalBytes += bytes;
@@ -199,7 +234,7 @@ export class ConversationStore {
 
   /** Past the total state bound, whole conversations go, least recently used first (and are counted). */
   enforceTotal(): void {
-    while (this.totalBytes + this.otherBytes() > this.limits.maxStateBytes && this.map.evictOldest()) {
+    while (this.bytes + this.otherBytes() > this.limits.maxStateBytes && this.map.evictOldest()) {
       /* each eviction subtracts its bytes in onEvict */
     }
   }

@@ -10,7 +10,10 @@ import type { ConversationState } from '../runs/conversations.js';
 import { servedKey } from '../runs/conversations.js';
 
 /** Bumped whenever the snapshot's shape changes; a snapshot of another version is not read. */
-export const CODEC_VERSION = 1;
+// 2 (issue 11): `b` counts the state with the estimates of src/runs/conversations.ts (Latin-1
+// strings at one byte a character, records' fixed parts); a version-1 entry is refused, not read
+// with bytes of the old estimate.
+export const CODEC_VERSION = 2;
 
 /**
  * Every ConversationState field and how the codec treats it. A field added to the interface

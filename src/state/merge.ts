@@ -5,19 +5,10 @@
 // ledger rows, ordered by request (ledger rows by when they ran). Pure; never drops a store row.
 
 import type { ConversationState } from '../runs/conversations.js';
-import { servedKey } from '../runs/conversations.js';
+import { CHOSEN_BYTES, ledgerRowBytes, servedBytes, servedKey } from '../runs/conversations.js';
 import type { LedgerRow } from '../model/ledger.js';
 
 const rowId = (r: LedgerRow) => `${r.span.traceId}/${r.span.spanId}/${r.callId ?? ''}`;
-const textBytes = (t: string) => t.length * 2 + 64;
-
-function ledgerBytes(r: LedgerRow): number {
-  try {
-    return textBytes(JSON.stringify([r.result, r.arguments], (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? '');
-  } catch {
-    return 128;
-  }
-}
 
 /**
  * `store`: the state the store holds now. `local`: this instance's. `baseRequests`: the requests
@@ -44,19 +35,19 @@ export function mergeConversation(store: ConversationState, local: ConversationS
     if (out.servedTexts.has(k)) continue;
     out.servedTexts.add(k);
     out.served.push({ ...s, request: shift(s.request) });
-    out.bytes += textBytes(s.text);
+    out.bytes += servedBytes(s.text);
   }
   out.served.sort((a, b) => a.request - b.request);
   for (const [id, c] of local.chosen) {
     if (out.chosen.has(id)) continue;
     out.chosen.set(id, { ...c, request: shift(c.request) });
-    out.bytes += 96;
+    out.bytes += CHOSEN_BYTES;
   }
   const have = new Set(out.ledger.map(rowId));
   for (const r of local.ledger) {
     if (have.has(rowId(r))) continue;
     out.ledger.push(r.request !== undefined ? { ...r, request: shift(r.request) } : r);
-    out.bytes += ledgerBytes(r);
+    out.bytes += ledgerRowBytes(r);
   }
   out.ledger.sort((a, b) => (a.startTimeUnixNano < b.startTimeUnixNano ? -1 : a.startTimeUnixNano > b.startTimeUnixNano ? 1 : 0));
   if (local.pendingChoice) {
