@@ -38,7 +38,9 @@ const Snapshot = z.object({
   r: z.number().int().nonnegative(),
   s: z.array(z.object({ source: z.string(), message: z.number(), text: z.string(), request: z.number() }).passthrough()),
   t: z.array(z.string()),
-  c: z.array(z.tuple([z.string(), z.number(), z.string()])),
+  // [call id, request, tool name] or, with the call's sole argument (src/runs/sole-argument.ts),
+  // [call id, request, tool name, key, value].
+  c: z.array(z.union([z.tuple([z.string(), z.number(), z.string()]), z.tuple([z.string(), z.number(), z.string(), z.string(), z.union([z.string(), z.number(), z.boolean()])])])),
   l: z.array(z.object({ span: z.object({ traceId: z.string(), spanId: z.string() }).passthrough(), traceId: z.string(), toolName: z.string(), outcome: z.string() }).passthrough()),
   b: z.number().nonnegative(),
   i: z.boolean(),
@@ -71,7 +73,7 @@ export function encodeConversation(s: ConversationState): string {
     r: s.requests,
     s: s.served,
     t: [...s.resultTools],
-    c: [...s.chosen].map(([id, c]) => [id, c.request, c.toolName]),
+    c: [...s.chosen].map(([id, c]) => (c.soleArgument ? [id, c.request, c.toolName, c.soleArgument.key, c.soleArgument.value] : [id, c.request, c.toolName])),
     l: s.ledger,
     // The pending choice is not stored, so neither are its bytes.
     b: s.bytes - (s.pendingChoice?.bytes ?? 0),
@@ -99,7 +101,7 @@ export function decodeConversation(text: string): ConversationState | undefined 
     served,
     servedTexts: new Set(served.map((x) => servedKey(x.text))),
     resultTools: new Set(d.t),
-    chosen: new Map(d.c.map(([id, request, toolName]) => [id, { request, toolName }])),
+    chosen: new Map(d.c.map((c) => [c[0], c.length === 5 ? { request: c[1], toolName: c[2], soleArgument: { key: c[3], value: c[4] } } : { request: c[1], toolName: c[2] }])),
     ledger: d.l as unknown as ConversationState['ledger'],
     bytes: d.b,
     incomplete: d.i,

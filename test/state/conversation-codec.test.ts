@@ -21,6 +21,10 @@ function fullState(): Required<ConversationState> {
     chosen: new Map([
       ['call_1', { request: 1, toolName: 'backup_jobs' }],
       ['call_2', { request: 2, toolName: 'backup_status' }],
+      // OpenInference records this one-argument call's execution input as the bare value: the sole
+      // argument must survive the store, or the finding names `args` after hydration.
+      ['call_3', { request: 2, toolName: 'backup_status', soleArgument: { key: 'machine_id', value: 'srv-db-04' } }],
+      ['call_4', { request: 2, toolName: 'retry_count', soleArgument: { key: 'n', value: 3 } }],
     ]),
     ledger: [
       {
