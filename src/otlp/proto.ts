@@ -193,13 +193,9 @@ export function tracesOfMessage(message: Record<string, unknown>, where = 'reque
       for (const ss of (rs.scopeSpans as Record<string, unknown>[] | undefined) ?? []) {
         const ctx = spanContext(rctx, ss, tally);
         for (const s of (ss.spans as Record<string, unknown>[] | undefined) ?? []) {
-          const traceId = hexOf(s.traceId, 16);
-          const spanId = hexOf(s.spanId, 8);
-          const name = typeof s.name === 'string' ? s.name : '';
-          if (!traceId || !spanId) {
-            rejectSpan(out, where, name);
-            continue;
-          }
+          const head = spanHeadOf(s, out, where);
+          if (!head) continue;
+          const { traceId, spanId, name } = head;
           const ref = refOf?.(s);
           if (agentTraces && !agentTraces.has(traceId) && shallowSpan(s)) {
             const item: DecodedTraceSpan = { span: lightSpan(s, traceId, spanId, name, ctx), extras: {}, whole: () => wholeSpan(s, traceId, spanId, name, ctx, ref) };
@@ -215,6 +211,16 @@ export function tracesOfMessage(message: Record<string, unknown>, where = 'reque
     return { ok: false, error: `the trace request could not be read (${(e instanceof Error ? e.message : String(e)).slice(0, 200)})` };
   }
   return { ok: true, value: out };
+}
+
+/** A decoded Span message's ids and name; undefined (and the span counted as rejected) when an id is unusable. */
+export function spanHeadOf(s: Record<string, unknown>, out: DecodedTraces, where: string): { traceId: string; spanId: string; name: string } | undefined {
+  const traceId = hexOf(s.traceId, 16);
+  const spanId = hexOf(s.spanId, 8);
+  const name = typeof s.name === 'string' ? s.name : '';
+  if (traceId && spanId) return { traceId, spanId, name };
+  rejectSpan(out, where, name);
+  return undefined;
 }
 
 /** Counts a span with an unusable trace or span id, with its diagnostic. */

@@ -11,7 +11,7 @@ import protobuf from 'protobufjs';
 import type { SpanData, StatusCode } from '../model/telemetry.js';
 import { newTally } from './decode-tally.js';
 import { OtlpTypes } from './otlp-schema.js';
-import { hexOf, lightSpan, rejectSpan, shallowSpan, resourceContext, spanContext, wholeSpan, type DecodedTraceSpan, type DecodedTraces, type SpanContext } from './proto.js';
+import { hexOf, lightSpan, rejectSpan, shallowSpan, spanHeadOf, resourceContext, spanContext, wholeSpan, type DecodedTraceSpan, type DecodedTraces, type SpanContext } from './proto.js';
 import { walkTraceLayout, type TraceLayout } from './trace-layout.js';
 import { scanSpan, stringAt, validUtf8, type ScannedSpan } from './span-scan.js';
 import { isAgentSpanKey, isAgentSpanScope } from '../conventions/agent-span-keys.js';
@@ -171,13 +171,9 @@ function read(body: Uint8Array, where: string): { traces: DecodedTraces; layout:
       continue;
     }
     const s = p.message ?? decodeAt(OtlpTypes.Span, reader, f.start, f.end, DEPTH_SPAN);
-    const traceId = hexOf(s.traceId, 16);
-    const spanId = hexOf(s.spanId, 8);
-    const name = typeof s.name === 'string' ? s.name : '';
-    if (!traceId || !spanId) {
-      rejectSpan(out, where, name);
-      continue;
-    }
+    const head = spanHeadOf(s, out, where);
+    if (!head) continue;
+    const { traceId, spanId, name } = head;
     if (!agentTraces.has(traceId) && shallowSpan(s)) {
       out.spans.push({ span: lightSpan(s, traceId, spanId, name, ctx), extras: {}, whole: () => wholeSpan(s, traceId, spanId, name, ctx, ref), ref });
       continue;
