@@ -322,6 +322,16 @@ describe('check over the hand-built Python fixtures: the matching JS stack\'s fi
     expect(out.summary).toBe('1 check ran on 5 LLM requests in 2 traces; 6 could not run: message content was not captured. 1 finding.');
   });
 
+  it('official v2 default mode with content capture off: records with ids and names only (no body at all for text); the disposition says so, nothing is reported as broken', () => {
+    const dir = join(FIXTURES_DIR, 'python-openai-v2-logs');
+    const r = runCheck([join(dir, 'backup-triage.otlp.json'), join(dir, 'backup-triage.capture-off.logs.otlp.json'), '--declarations', DECL, '--format', 'json']);
+    expect(r.exitCode).toBe(0);
+    const out = JSON.parse(r.stdout) as Out & { diagnostics: { level: string; code: string }[] };
+    expect(findingsOf(out)).toEqual([DEFECT[1]]);
+    expect(out.summary).toBe('1 check ran on 5 LLM requests in 2 traces; 6 could not run: message content was not captured. 1 finding.');
+    expect(new Set(out.diagnostics.map((d) => `${d.level} ${d.code}`))).toEqual(new Set(['info content.not-captured']));
+  });
+
   it('latest_experimental: the same content on the span and in the log record is read once, from either', () => {
     const dir = join(FIXTURES_DIR, 'python-openai-v2-latest-experimental');
     const both = check(pyFiles(STACKS[1]!, 'backup-triage'));
