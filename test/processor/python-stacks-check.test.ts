@@ -332,6 +332,37 @@ describe('check over the hand-built Python fixtures: the matching JS stack\'s fi
     expect(new Set(out.diagnostics.map((d) => `${d.level} ${d.code}`))).toEqual(new Set(['info content.not-captured']));
   });
 
+  it("a non-ASCII id that Python's json.dumps escapes in the tool result (\\u00f6) still grounds the model's \"ö\"; a different letter does not", () => {
+    const variant = (escaped: string) => {
+      const doc = raw(join(FIXTURES_DIR, 'python-openllmetry-openai', 'clean-control.otlp.json'));
+      for (const sc of doc.resourceSpans!.flatMap((r) => r.scopeSpans))
+        for (const sp of sc.spans!)
+          for (const a of sp.attributes) {
+            const v = a.value.stringValue;
+            if (typeof v !== 'string') continue;
+            if (a.key !== 'gen_ai.input.messages') {
+              a.value.stringValue = v.replaceAll('srv-db-04', 'srv-dö-04');
+              continue;
+            }
+            const msgs = JSON.parse(v) as { parts: { type: string; response?: string; arguments?: unknown }[] }[];
+            for (const p of msgs.flatMap((m) => m.parts)) {
+              // ensure_ascii=True: the app's json.dumps writes the escape, not the letter.
+              if (p.type === 'tool_call_response') p.response = p.response!.replaceAll('srv-db-04', `srv-d${escaped}-04`);
+              if (p.type === 'tool_call') p.arguments = JSON.parse(JSON.stringify(p.arguments).replaceAll('srv-db-04', 'srv-dö-04'));
+            }
+            a.value.stringValue = JSON.stringify(msgs);
+          }
+      const file = join(mkdtempSync(join(tmpdir(), 'fp-python-')), 'non-ascii.otlp.json');
+      writeFileSync(file, JSON.stringify(doc));
+      return check([file]);
+    };
+    expect(variant('\\u00f6').findings).toEqual([]);
+    expect(findingsOf(variant('\\u00f8'))).toEqual([
+      ['unsupported-argument', 'backup_status', 'call_cc_002', 'args.machine_id', 'srv-dö-04', false, 'nowhere'],
+      ['unsupported-argument', 'backup_jobs', 'call_cc_003', 'args.machine_id', 'srv-dö-04', false, 'nowhere'],
+    ]);
+  });
+
   it('latest_experimental: the same content on the span and in the log record is read once, from either', () => {
     const dir = join(FIXTURES_DIR, 'python-openai-v2-latest-experimental');
     const both = check(pyFiles(STACKS[1]!, 'backup-triage'));
