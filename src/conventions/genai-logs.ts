@@ -2,7 +2,8 @@
 // @opentelemetry/instrumentation-openai keeps content only there): the per-message events of
 // semconv v1.28–v1.36 (`gen_ai.{system,user,assistant,tool}.message`, `gen_ai.choice`) and the
 // v1.37+ `gen_ai.client.inference.operation.details` event with structured messages. The event
-// name is read from the LogRecord `eventName` field or the `event.name` attribute.
+// name is read from the LogRecord `eventName` field or the `event.name` attribute; a per-message
+// record with no body (the Python instrumentation, capture off) is one without content.
 // Must never throw, and never report "empty" where the records held no content (capture off).
 
 import type { Message, Role, ToolDefinition } from '../model/agent.js';
@@ -83,8 +84,9 @@ export function readLogContent(logs: readonly LogData[], scope: GenAiScope): Log
     const role = MESSAGE_EVENT_ROLES.get(name);
     if (role !== undefined) {
       inputRecords++;
-      // Some emitters write the bare content as a string body.
-      const body = typeof log.body === 'string' ? { content: log.body } : log.body;
+      // Some emitters write the bare content as a string body; Python's writes none at all when
+      // there is no content to record (capture off: `body=None`), which is not a broken record.
+      const body = typeof log.body === 'string' ? { content: log.body } : (log.body ?? {});
       if (!isRecord(body)) {
         problems.add(`a ${name} record whose body is not a map`);
         continue;

@@ -394,6 +394,36 @@ describe('unit: log-record form', () => {
     expect(req.toolCalls).toEqual([{ id: 'c2', name: 'u', arguments: undefined }]);
     expect(codes(diagnostics)).toEqual(['content.not-captured']);
   });
+  it('capture off, Python form: a record with no body at all (body=None) is one without content, not a broken record', () => {
+    // opentelemetry-instrumentation-openai-v2's message_to_event writes no body for a system, user
+    // or assistant-text message when content capture is off; the event name is the eventName field.
+    const s = span(chat({ 'gen_ai.system': 'openai' }));
+    const attrs = { 'gen_ai.system': 'openai' };
+    const logs = [
+      log(s, undefined, attrs, 'gen_ai.system.message'),
+      log(s, undefined, attrs, 'gen_ai.user.message'),
+      log(s, null, attrs, 'gen_ai.assistant.message'),
+      log(s, { tool_calls: [{ id: 'c1', type: 'function', function: { name: 't' } }] }, attrs, 'gen_ai.assistant.message'),
+      log(s, { id: 'c1' }, attrs, 'gen_ai.tool.message'),
+      log(s, { index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', tool_calls: [{ id: 'c2', type: 'function', function: { name: 'u' } }] } }, attrs, 'gen_ai.choice'),
+    ];
+    const { req, diagnostics } = request(s, { logs });
+    expect(req.inputContent).toBe('not-captured');
+    expect(req.input).toEqual([]);
+    expect(req.outputContent).toBe('not-captured');
+    expect(req.toolCalls).toEqual([{ id: 'c2', name: 'u', arguments: undefined }]);
+    expect(codes(diagnostics)).toEqual(['content.not-captured']);
+  });
+  it('a record with no body beside records with content: read as a message with nothing in it', () => {
+    const s = span(chat({}));
+    const logs = [log(s, { content: 'q' }, {}, 'gen_ai.user.message'), log(s, undefined, {}, 'gen_ai.assistant.message'), log(s, { index: 0, message: { content: 'a' } }, {}, 'gen_ai.choice')];
+    const { req, diagnostics } = request(s, { logs });
+    expect(diagnostics.items).toEqual([]);
+    expect(req.input).toEqual([
+      { role: 'user', parts: [{ type: 'text', text: 'q' }] },
+      { role: 'assistant', parts: [] },
+    ]);
+  });
   it('span attributes win over logs when both carry messages', () => {
     const s = span(chat({ 'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'from span' }] }]) }));
     const { req } = request(s, { logs: [log(s, { content: 'from log' }, { 'event.name': 'gen_ai.user.message' })] });
