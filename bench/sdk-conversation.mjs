@@ -5,6 +5,12 @@
 // Honest to the user's case: the BSP-alone baseline and footprint each run in a process of their
 // own (footprint's state would inflate a shared heap), alternating B F B F ..., CONVERSATIONS
 // conversations stepped turn by turn, the same turns in both (no time cap), gc() between rounds.
+// Both variants export through an exporter that serializes each batch as the OTLP/protobuf
+// exporter does (bench/lib.mjs serializingExporter), and each turn step exports its own spans
+// (BSP forceFlush inside the step): the app's exporter reads the window anyway, and its first read
+// pays V8's flatten of the JSON.stringify rope (~0.5 ms at 170 KB); with a no-op exporter that
+// flatten, the app's own cost, lands on footprint, which reads first (BENCH_CONV_EXPORTER=noop
+// shows it: the ratio then carries the flatten's growth).
 // Measures the CPU time (process.cpuUsage) of each turn step. Footprint's cost at turn t is the
 // median footprint run minus the median baseline run; `ratio` = cost at turn 80 / at turn 5, each
 // the mean of the 5 turns around it (76-80, 3-7). Target ≤ 2.
@@ -21,12 +27,14 @@ import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trac
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BENCH_DECLARATIONS, conversationTurns } from './workload.mjs';
 import { agentTurn } from './agent-turn.mjs';
-import { emit, isMain, median, noopExporter, round, yieldToLoop } from './lib.mjs';
+import { emit, isMain, median, noopExporter, round, serializingExporter } from './lib.mjs';
 
 export const TURNS = 80;
 const CONVERSATIONS = Number(process.env.BENCH_CONV_CONVERSATIONS ?? 20);
 const ROUNDS = Number(process.env.BENCH_CONV_ROUNDS ?? 3);
 const RUNS = Number(process.env.BENCH_CONV_RUNS ?? 3);
+// The app's exporter: 'otlp-proto' (default) serializes each batch as an OTLP/protobuf exporter does; 'noop' drops it unread.
+const EXPORTER = process.env.BENCH_CONV_EXPORTER ?? 'otlp-proto';
 const SPANS_PER_TURN = 5;
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 
@@ -51,20 +59,27 @@ async function childRun(variant, dist, { conversations = CONVERSATIONS, rounds =
   const perRound = [];
   let stats = null;
   for (let r = -1; r < rounds; r++) {
-    const exporter = noopExporter();
+    const exporter = EXPORTER === 'noop' ? noopExporter() : await serializingExporter();
     const bsp = new BatchSpanProcessor(exporter);
     const fp = variant === 'footprint' ? new FootprintSpanProcessor({ next: bsp, declarations: BENCH_DECLARATIONS }) : null;
     const provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': 'bench-agent' }), spanProcessors: [fp ?? bsp] });
     const tracer = provider.getTracer('bench-agent-app', '1.0.0');
     const n = r < 0 ? Math.min(4, conversations) : conversations;
     const steps = new Array(TURNS).fill(0);
+    const exportedAfter = new Array(TURNS).fill(0);
     for (let t = 0; t < TURNS; t++) {
       const t0 = cpuMicros();
       for (let c = 0; c < n; c++) agentTurn(tracer, `conv-${r}-${c}`, contents[c][t]);
-      await yieldToLoop(); // the BSP exports as an app's event loop would let it
+      // Each step exports its own spans (timed, the same in both variants), so no step carries
+      // another's batch: with the BSP's 512-span batches the serialization spikes, large and
+      // falling on a few turns, would swamp the per-turn difference.
+      await bsp.forceFlush();
       steps[t] = cpuMicros() - t0;
+      exportedAfter[t] = exporter.exported;
     }
     await provider.forceFlush();
+    // footprint (in-thread) forwards each span as it ends: every step's spans are exported in that step.
+    for (let t = 0; t < TURNS; t++) if (exportedAfter[t] !== n * (t + 1) * SPANS_PER_TURN) throw new Error(`sdk-conversation: ${variant} step ${t + 1} exported ${exportedAfter[t]}, not ${n * (t + 1) * SPANS_PER_TURN}`);
     if (exporter.exported !== n * TURNS * SPANS_PER_TURN) throw new Error(`sdk-conversation: exported ${exporter.exported} of ${n * TURNS * SPANS_PER_TURN}`);
     if (fp) stats = fp.stats();
     await provider.shutdown();
@@ -121,6 +136,7 @@ export async function sdkConversation({ runs = RUNS, dist = resolve(HERE, '../di
   const totalBase = base.reduce((a, b) => a + b, 0);
   return {
     turns: TURNS,
+    exporter: EXPORTER === 'noop' ? 'noop (drops batches unread)' : 'otlp-proto serializer (bytes dropped), one export per turn step',
     conversationsPerRound: fp[0].conversations,
     roundsPerRun: fp[0].rounds,
     runsPerVariant: runs,

@@ -21,9 +21,17 @@ export type ToWorkerItem =
   /** Drop all state (FootprintCore#reset). */
   | { t: 'reset' };
 
+/** The answer to one `process` item. */
+export type Answer =
+  | { id: number; result: ProcessResult }
+  /** The core threw on this input; the span goes on unannotated, as in-thread. */
+  | { id: number; error: string };
+
 export type FromWorker =
   /** Sent once at start: the worker's OS thread id on Linux (for /proc/self/task/<tid>/stat), else undefined. */
   | { t: 'ready'; tid: number | undefined }
-  | { t: 'result'; id: number; result: ProcessResult; stats: CoreStats }
-  /** The core threw on this input; the span goes on unannotated, as in-thread. */
-  | { t: 'error'; id: number; message: string };
+  /**
+   * The answers to one posted batch, in its order, in one message (a message per span cost the
+   * app thread a deserialization and an event each), with the core's stats once, after the batch.
+   */
+  | { t: 'answers'; answers: Answer[]; stats: CoreStats };

@@ -1,13 +1,13 @@
 // The analysis worker of FootprintSpanProcessor's worker mode: a worker_threads entry that owns one
 // FootprintCore, built from the plain FootprintOptions it was started with, and answers each
-// `process` message with the core's ProcessResult (plus its stats), in the order they came.
+// posted batch with one message: each `process` item's ProcessResult, in order, plus its stats.
 // Must never touch an SDK object (it only ever sees plain data), never do I/O besides reading its
 // own thread id once, and never let a throw from the core escape: it is answered as an `error`.
 
 import { readlinkSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { FootprintCore } from '../runs/footprint.js';
-import type { AnalysisWorkerData, FromWorker, ToWorker, ToWorkerItem } from './analysis-protocol.js';
+import type { AnalysisWorkerData, Answer, FromWorker, ToWorker, ToWorkerItem } from './analysis-protocol.js';
 
 /** This thread's OS id on Linux (`/proc/thread-self` -> `<pid>/task/<tid>`), else undefined. */
 function osThreadId(): number | undefined {
@@ -19,12 +19,16 @@ function osThreadId(): number | undefined {
   }
 }
 
+/** Answers per message at most. */
+const ANSWERS_PER_MESSAGE = 64;
+
 const port = parentPort;
 if (port) {
   const data = workerData as AnalysisWorkerData;
   const core = new FootprintCore(data.options);
   const send = (m: FromWorker) => port.postMessage(m);
-  const handle = (m: ToWorkerItem): void => {
+  /** Handles one item; a `process` item's answer goes into `answers`. */
+  const handle = (m: ToWorkerItem, answers: Answer[]): void => {
     switch (m.t) {
       case 'start':
         try {
@@ -33,24 +37,29 @@ if (port) {
           // a start that cannot be noted costs only the early conversation link
         }
         return;
-      case 'process': {
-        let result;
+      case 'process':
         try {
-          result = core.process(m.input);
+          answers.push({ id: m.id, result: core.process(m.input) });
         } catch (e) {
-          send({ t: 'error', id: m.id, message: (e as Error)?.message ?? String(e) });
-          return;
+          answers.push({ id: m.id, error: (e as Error)?.message ?? String(e) });
         }
-        send({ t: 'result', id: m.id, result, stats: core.stats() });
         return;
-      }
       case 'reset':
         core.reset();
         return;
     }
   };
   port.on('message', (batch: ToWorker) => {
-    for (const m of batch) handle(m);
+    let answers: Answer[] = [];
+    for (const m of batch) {
+      handle(m, answers);
+      // A long batch (a burst) is answered in parts, so its first spans go on before its last are read.
+      if (answers.length === ANSWERS_PER_MESSAGE) {
+        send({ t: 'answers', answers, stats: core.stats() });
+        answers = [];
+      }
+    }
+    if (answers.length > 0) send({ t: 'answers', answers, stats: core.stats() });
   });
   send({ t: 'ready', tid: osThreadId() });
 }

@@ -206,29 +206,30 @@ export class WorkerAnalysis {
   }
 
   private onMessage(m: FromWorker): void {
-    try {
-      if (m.t === 'ready') {
-        this.tid = m.tid;
-        return;
-      }
-      const h = this.inFlight.get(m.id);
-      if (!h) return; // released already (bound, timeout): it went on unanalysed
-      this.inFlight.delete(m.id);
-      this.inFlightBytes -= h.bytes;
-      h.done = true;
-      if (m.t === 'result') {
-        this.coreStats = m.stats;
-        const r = this.hooks.apply(h.span, m.result);
-        h.out = r.out;
-        h.carriers = r.carriers;
-      } else {
-        this.hooks.onError(h.span, m.message);
-      }
-      this.forwardReady();
-    } catch (e) {
-      this.hooks.onError(undefined, (e as Error)?.message ?? String(e));
-      this.forwardReady();
+    if (m.t === 'ready') {
+      this.tid = m.tid;
+      return;
     }
+    this.coreStats = m.stats;
+    for (const a of m.answers) {
+      try {
+        const h = this.inFlight.get(a.id);
+        if (!h) continue; // released already (bound, timeout): it went on unanalysed
+        this.inFlight.delete(a.id);
+        this.inFlightBytes -= h.bytes;
+        h.done = true;
+        if ('result' in a) {
+          const r = this.hooks.apply(h.span, a.result);
+          h.out = r.out;
+          h.carriers = r.carriers;
+        } else {
+          this.hooks.onError(h.span, a.error);
+        }
+      } catch (e) {
+        this.hooks.onError(undefined, (e as Error)?.message ?? String(e));
+      }
+    }
+    this.forwardReady();
   }
 
   /** Queues one item for the worker; the items go in one post when the current task ends. */
