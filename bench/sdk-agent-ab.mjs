@@ -24,13 +24,15 @@ import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trac
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { AGENT_WINDOW_BYTES, BENCH_DECLARATIONS, chatContent } from './workload.mjs';
 import { agentTurn } from './agent-turn.mjs';
-import { isMain, median, round, yieldToLoop, noopExporter } from './lib.mjs';
+import { isMain, median, round, yieldToLoop, noopExporter, serializingExporter } from './lib.mjs';
 
 const TURNS = Number(process.env.BENCH_AB_TURNS ?? 1500);
 const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 3);
 const RUNS = Number(process.env.BENCH_AB_RUNS ?? 3);
 const TURNS_PER_CONVERSATION = 5;
 const PACE = process.env.BENCH_AB_PACE === '1';
+/** The app's exporter in every variant: 'noop' (default: drops batches unread) or 'otlp-proto' (serializes them as the OTLP/protobuf exporter does; bench/lib.mjs). */
+export const EXPORTER = process.env.BENCH_AB_EXPORTER ?? 'noop';
 const AGENT_USAGE = { 'gen_ai.usage.input_tokens': 10_412, 'gen_ai.usage.output_tokens': 96 };
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 /**
@@ -62,7 +64,7 @@ async function childRun(variant, dist) {
   let findings = 0;
   let unanalysed = 0;
   for (let r = -1; r < ROUNDS; r++) {
-    const exporter = noopExporter();
+    const exporter = EXPORTER === 'otlp-proto' ? await serializingExporter() : noopExporter();
     const bsp = new BatchSpanProcessor(exporter);
     const fp =
       variant === 'footprint'
@@ -118,9 +120,9 @@ async function childRun(variant, dist) {
   return { variant, dist, usPerTurn: { appThread: med(rounds.appThread), workerThread: med(rounds.workerThread), process: med(rounds.process) }, rounds, findings, unanalysed };
 }
 
-function spawnChild(variant, dist) {
+function spawnChild(variant, dist, env = {}) {
   return new Promise((res, rej) => {
-    const child = spawn(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), 'child', variant, dist], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), 'child', variant, dist], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('exit', (code) => {
@@ -132,13 +134,13 @@ function spawnChild(variant, dist) {
 }
 
 /** Runs each variant RUNS times, each in its own process, alternating the order; returns the runs by name. */
-async function runVariants(variants, log = console.log) {
+async function runVariants(variants, log = console.log, env = {}) {
   const runs = new Map(variants.map((v) => [v.name, []]));
   for (let k = 0; k < RUNS; k++) {
     // Alternate the order each run (bsp A B, B A bsp, ...), so drift in the machine's load spreads evenly.
     const order = k % 2 === 0 ? variants : [...variants].reverse();
     for (const v of order) {
-      const r = await spawnChild(v.variant, v.dist);
+      const r = await spawnChild(v.variant, v.dist, env);
       runs.get(v.name).push(r);
       const w = v.variant === 'worker' ? `, worker thread ${round(r.usPerTurn.workerThread, 1)}` : '';
       log(`run ${k + 1} ${v.name}: app thread ${round(r.usPerTurn.appThread, 1)} µs/turn${w}, process ${round(r.usPerTurn.process, 1)}${v.variant !== 'bsp' ? `; ${r.findings} findings, ${r.unanalysed} unanalysed` : ''}`);
@@ -158,13 +160,14 @@ function summary(runs, key) {
  * run in its own process. `ratio` is worker mode's app-thread CPU over BSP alone's (the target's
  * measure); the worker thread's own CPU and the in-thread ratio are reported beside it.
  */
-export async function sdkAgentSuite(dist = resolve(HERE, '../dist'), log = console.log) {
+export async function sdkAgentSuite(dist = resolve(HERE, '../dist'), log = console.log, { exporter = EXPORTER, pace = PACE } = {}) {
   const variants = [
     { name: 'bsp', variant: 'bsp', dist },
     { name: 'in-thread', variant: 'footprint', dist },
     { name: 'worker', variant: 'worker', dist },
   ];
-  const runs = await runVariants(variants, log);
+  log(`sdk-agent suite: exporter ${exporter}, worker mode ${pace ? 'paced (waits off CPU every 32 turns until the worker caught up)' : 'unpaced (a whole round held at once)'}`);
+  const runs = await runVariants(variants, log, { BENCH_AB_EXPORTER: exporter, BENCH_AB_PACE: pace ? '1' : '0' });
   const bsp = runs.get('bsp');
   const inThread = runs.get('in-thread');
   const worker = runs.get('worker');
@@ -184,6 +187,8 @@ export async function sdkAgentSuite(dist = resolve(HERE, '../dist'), log = conso
   const ratio = wApp.median / bspApp.median;
   return {
     method: 'each variant in its own process; CPU per turn from its first turn until forceFlush resolves; app thread and worker thread from /proc/self/task/<tid>/schedstat, process from process.cpuUsage()',
+    exporter: exporter === 'otlp-proto' ? 'otlp-proto: every variant serializes its batches with the real OTLP/protobuf serializer (bytes dropped)' : 'noop: batches dropped unread',
+    workerPaced: pace,
     turnsPerRound: TURNS,
     roundsPerRun: ROUNDS,
     runsPerVariant: RUNS,
@@ -205,6 +210,22 @@ export async function sdkAgentSuite(dist = resolve(HERE, '../dist'), log = conso
     ratio: round(ratio, 2),
     target: 'ratio ≤ 1.5 (app-thread CPU, worker mode; the worker thread reported apart)',
     met: ratio <= 1.5,
+  };
+}
+
+/**
+ * What bench/run.mjs records as sdk-agent: the suite with the app's exporter serializing its
+ * batches as an OTLP/protobuf exporter does (the user's case: the app's own exporter reads and
+ * flattens every window; footprint, reading first, would otherwise be charged the app's flatten),
+ * worker mode paced as an app waiting on its model is; then the same with a no-op exporter,
+ * reported beside it (`noopExporter`), so the baseline with nothing to export stays visible.
+ */
+export async function sdkAgentRecord(dist = resolve(HERE, '../dist'), log = console.log) {
+  const main = await sdkAgentSuite(dist, log, { exporter: 'otlp-proto', pace: true });
+  const noop = await sdkAgentSuite(dist, log, { exporter: 'noop', pace: true });
+  return {
+    ...main,
+    noopExporter: { exporter: noop.exporter, usPerTurn: noop.usPerTurn, ratio: noop.ratio, ratioInThread: noop.ratioInThread, ratioWorkerTotal: noop.ratioWorkerTotal, overheadUsPerChatSpan: noop.overheadUsPerChatSpan, met: noop.met },
   };
 }
 
@@ -238,6 +259,7 @@ if (isMain(import.meta.url)) {
     const r = await childRun(process.argv[3], process.argv[4] ?? resolve(HERE, '../dist'));
     console.log(JSON.stringify(r));
   } else if (process.argv[2] === '--worker') {
+    // BENCH_AB_EXPORTER and BENCH_AB_PACE choose the suite's exporter and pacing.
     printSuite(await sdkAgentSuite(resolve(process.argv[3] ?? resolve(HERE, '../dist'))));
   } else {
     const dists = process.argv.slice(2);

@@ -6,7 +6,8 @@
 //     messages (~41 KB of JSON, stringified at span end like an instrumentation does) and chooses
 //     3 calls with 5 string arguments each; µs per chat span (its whole turn), ratio ≤ 1.5 on the
 //     app thread. `agent` runs bench/sdk-agent-ab.mjs's suite (BSP alone, in-thread, worker mode,
-//     each in its own process); sdkAgent() below is the older one-process interleaved measure.
+//     each in its own process), with the app's exporter serializing as OTLP/protobuf does and then
+//     with a no-op one (sdkAgentRecord); sdkAgent() below is the older one-process interleaved measure.
 // Usage: node bench/sdk.mjs [ordinary|agent]   (both when no argument)
 
 import { SpanKind } from '@opentelemetry/api';
@@ -15,7 +16,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { FootprintSpanProcessor } from '../dist/index.js';
 import { chatContent, AGENT_WINDOW_BYTES, BENCH_DECLARATIONS } from './workload.mjs';
 import { agentTurn } from './agent-turn.mjs';
-import { sdkAgentSuite } from './sdk-agent-ab.mjs';
+import { sdkAgentRecord } from './sdk-agent-ab.mjs';
 import { emit, interleaveBlocks, isMain, noopExporter, round, yieldToLoop } from './lib.mjs';
 
 const ORDINARY_SPANS = 100_000;
@@ -199,8 +200,9 @@ if (isMain(import.meta.url)) {
     }
     if (!which || which === 'agent') {
       // Each variant in its own process (bench/sdk-agent-ab.mjs): BSP alone, in-thread, worker mode.
-      const a = await sdkAgentSuite();
-      console.log(`sdk-agent: ${a.turnsPerRound} turns x ${a.roundsPerRun} rounds x ${a.runsPerVariant} runs per variant, each in its own process (window ${a.windowMessages} messages, ${a.windowJsonBytes} B JSON): app thread, BSP alone ${a.usPerChatSpanBsp} µs/turn, worker-mode footprint+BSP ${a.usPerChatSpanFootprint} µs (+${a.overheadUsPerChatSpan} µs), ratio ${a.ratio} (${a.target}); the worker thread ${a.usPerChatSpanWorkerThread} µs/turn; in-thread ratio ${a.ratioInThread}, worker mode's process total ${a.ratioWorkerTotal}`);
+      const a = await sdkAgentRecord();
+      console.log(`sdk-agent (no-op exporter instead: worker app-thread ratio ${a.noopExporter.ratio}, +${a.noopExporter.overheadUsPerChatSpan} µs/turn; in-thread ${a.noopExporter.ratioInThread})`);
+      console.log(`sdk-agent (${a.exporter}): ${a.turnsPerRound} turns x ${a.roundsPerRun} rounds x ${a.runsPerVariant} runs per variant, each in its own process (window ${a.windowMessages} messages, ${a.windowJsonBytes} B JSON): app thread, BSP alone ${a.usPerChatSpanBsp} µs/turn, worker-mode footprint+BSP ${a.usPerChatSpanFootprint} µs (+${a.overheadUsPerChatSpan} µs), ratio ${a.ratio} (${a.target}); the worker thread ${a.usPerChatSpanWorkerThread} µs/turn; in-thread ratio ${a.ratioInThread}, worker mode's process total ${a.ratioWorkerTotal}`);
       emit('sdk-agent', a);
     }
   }
