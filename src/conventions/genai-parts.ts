@@ -5,12 +5,11 @@
 // Must never throw or guess: a bad shape becomes one diagnostic per attribute and is skipped,
 // unknown part types are ignored, and absent arguments stay undefined (not captured), never {}.
 
-import { z } from 'zod';
 import type { Message, Part, Role, ToolCall, ToolDefinition } from '../model/agent.js';
 import type { AttrValue, SpanData } from '../model/telemetry.js';
 import { DiagnosticList, type DiagnosticLevel, type DiagnosticSink } from '../model/diagnostics.js';
 import type { Limits } from '../limits.js';
-import { readJsonAttribute } from './json-attribute.js';
+import { ANY_ARRAY, ANY_VALUE, readJsonAttribute } from './json-attribute.js';
 import { PART_CALL_ID } from './keys-genai.js';
 
 /** What every GenAI reading helper needs: the span it reports against, the bounds and the sink. */
@@ -44,13 +43,10 @@ export function nonBlank(v: unknown): string | undefined {
   return typeof v === 'string' && v.trim() !== '' ? v : undefined;
 }
 
-const AnyArray = z.array(z.unknown());
-/** Built once: a schema per call cost more than the small values it checks. */
-const AnyValue = z.unknown();
 
 /** Reads a JSON-string or structured attribute that must be an array; undefined when absent or unreadable. */
 export function readArrayAttribute(value: AttrValue | undefined, key: string, scope: GenAiScope): unknown[] | undefined {
-  return readJsonAttribute(value, AnyArray, { span: scope.span, limits: scope.limits, diagnostics: scope.diagnostics, key });
+  return readJsonAttribute(value, ANY_ARRAY, { span: scope.span, limits: scope.limits, diagnostics: scope.diagnostics, key });
 }
 
 function looksLikeJson(s: string): boolean {
@@ -66,7 +62,7 @@ function looksLikeJson(s: string): boolean {
 export function readJsonOrRaw(value: unknown, key: string, scope: GenAiScope): unknown {
   if (typeof value !== 'string' || !looksLikeJson(value)) return value;
   const local = new DiagnosticList(4);
-  const parsed = readJsonAttribute(value, AnyValue, { span: scope.span, limits: scope.limits, diagnostics: local, key });
+  const parsed = readJsonAttribute(value, ANY_VALUE, { span: scope.span, limits: scope.limits, diagnostics: local, key });
   if (parsed !== undefined) return parsed;
   for (const d of local.items) if (d.code !== 'attribute.json-invalid') scope.diagnostics.report(d);
   return value;
@@ -302,7 +298,7 @@ export function readSystemInstructions(value: AttrValue | undefined, key: string
   if (typeof value === 'string') {
     if (!looksLikeJson(value)) return value === '' ? [] : [value];
     const local = new DiagnosticList(4);
-    parsed = readJsonAttribute(value, AnyValue, { span: scope.span, limits: scope.limits, diagnostics: local, key });
+    parsed = readJsonAttribute(value, ANY_VALUE, { span: scope.span, limits: scope.limits, diagnostics: local, key });
     if (parsed === undefined) {
       if (local.items.every((d) => d.code === 'attribute.json-invalid')) return [value];
       for (const d of local.items) scope.diagnostics.report(d);

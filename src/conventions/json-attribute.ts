@@ -2,10 +2,20 @@
 // zod schema for the shape. Structured AnyValues (already objects) pass through the same gate.
 // Must never throw: a bad value returns undefined and reports one diagnostic.
 
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { AttrValue, SpanData } from '../model/telemetry.js';
 import type { DiagnosticSink } from '../model/diagnostics.js';
 import type { Limits } from '../limits.js';
+
+/**
+ * The two shapes most reads ask for, built once. readJsonAttribute answers them without running
+ * zod, with the same verdicts and values: z.unknown() accepts anything as it is, and
+ * z.array(z.unknown()) accepts exactly an array and returns a shallow copy of it (a fresh parse
+ * needs no copy: nothing else holds it). Issue 11: zod's per-element payloads and copy were ~60 KB
+ * of garbage per 41 KB window; a value that fails still goes through zod, for its message.
+ */
+export const ANY_VALUE = z.unknown();
+export const ANY_ARRAY = z.array(z.unknown());
 
 export interface JsonReadOptions {
   limits: Limits;
@@ -79,6 +89,8 @@ export function readJsonAttribute<T>(value: AttrValue | undefined, schema: z.Zod
     report(opts, 'attribute.too-deep', `nests deeper than ${opts.limits.maxJsonDepth} levels; not read`);
     return undefined;
   }
+  if ((schema as unknown) === ANY_VALUE) return parsed as T;
+  if ((schema as unknown) === ANY_ARRAY && Array.isArray(parsed)) return (typeof value === 'string' ? parsed : parsed.slice()) as T;
   const result = schema.safeParse(parsed);
   if (!result.success) {
     const issue = result.error.issues[0];

@@ -456,6 +456,9 @@ interface ResponseBody {
   output?: Message[];
 }
 
+/** One choice of a chat completion body (built once, not per span). */
+const FirstChoiceJson = z.looseObject({ message: z.unknown() });
+
 function readResponseBody(span: SpanData, ctx: ReadContext, wantOutput: boolean): ResponseBody {
   const raw = span.attributes[OUTPUT_VALUE];
   if (typeof raw !== 'string' || raw === REDACTED_VALUE) return {};
@@ -468,7 +471,7 @@ function readResponseBody(span: SpanData, ctx: ReadContext, wantOutput: boolean)
   if (!wantOutput) return out;
   if (body.choices) {
     // OpenInference records the first choice only; so do we.
-    const first = z.looseObject({ message: z.unknown() }).safeParse(body.choices[0]);
+    const first = FirstChoiceJson.safeParse(body.choices[0]);
     const m = first.success ? chatMessage(first.data.message, span, ctx, `${OUTPUT_VALUE} choices.0`) : undefined;
     out.output = m ? [m] : [];
   } else if (body.output) {

@@ -12,7 +12,7 @@ import type { AgentTurn, LlmRequest, Message, ModelEvent, Part, Role, ToolCall, 
 import type { AttrValue, SpanData } from '../model/telemetry.js';
 import { refOf } from '../model/telemetry.js';
 import type { Convention, ReadContext } from './types.js';
-import { readJsonAttribute } from './json-attribute.js';
+import { ANY_ARRAY, readJsonAttribute } from './json-attribute.js';
 import { GEN_AI_REQUEST_MODEL, GEN_AI_RESPONSE_ID, GEN_AI_RESPONSE_MODEL } from './keys-genai.js';
 import {
   AI_METADATA_CONVERSATION_ID,
@@ -177,7 +177,7 @@ function promptParts(role: Role, content: string | unknown[], span: SpanData, ct
 }
 
 function readPromptMessages(span: SpanData, ctx: ReadContext): Message[] | undefined {
-  const list = readJsonAttribute(span.attributes[AI_PROMPT_MESSAGES], z.array(z.unknown()), json(span, ctx, AI_PROMPT_MESSAGES));
+  const list = readJsonAttribute(span.attributes[AI_PROMPT_MESSAGES], ANY_ARRAY, json(span, ctx, AI_PROMPT_MESSAGES));
   if (!list) return undefined;
   const bound = ctx.limits.maxMessagesPerRequest;
   if (list.length > bound) {
@@ -216,7 +216,7 @@ function readTools(span: SpanData, ctx: ReadContext): ToolDefinition[] | undefin
   if (raw === undefined || raw === null) return undefined;
   if (typeof raw === 'string') {
     // Not the SDK's shape (an array of JSON strings), but a collector may have flattened it.
-    const whole = readJsonAttribute(raw, z.array(z.unknown()), json(span, ctx, AI_PROMPT_TOOLS));
+    const whole = readJsonAttribute(raw, ANY_ARRAY, json(span, ctx, AI_PROMPT_TOOLS));
     if (!whole) return undefined; // recorded but unreadable: not known, which is not "no tools"
     raw = whole as AttrValue[];
   }
@@ -239,7 +239,7 @@ function readTools(span: SpanData, ctx: ReadContext): ToolDefinition[] | undefin
 const ResponseToolCallJson = z.looseObject({ toolCallId: z.string().optional(), toolName: z.string(), input: z.unknown().optional(), args: z.unknown().optional() });
 
 function readResponseToolCalls(span: SpanData, ctx: ReadContext): ToolCall[] | undefined {
-  const list = readJsonAttribute(span.attributes[AI_RESPONSE_TOOL_CALLS], z.array(z.unknown()), json(span, ctx, AI_RESPONSE_TOOL_CALLS));
+  const list = readJsonAttribute(span.attributes[AI_RESPONSE_TOOL_CALLS], ANY_ARRAY, json(span, ctx, AI_RESPONSE_TOOL_CALLS));
   if (!list) return undefined;
   const out: ToolCall[] = [];
   let bad = 0;
