@@ -13,7 +13,8 @@
 import { SpanKind } from '@opentelemetry/api';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { FootprintSpanProcessor } from '../dist/index.js';
+// BENCH_DIST: another build's dist/ (A/B of two builds: run this once with each).
+const { FootprintSpanProcessor } = await import(process.env.BENCH_DIST ? new URL(`file://${process.env.BENCH_DIST.replace(/\/?$/, '/')}index.js`).href : '../dist/index.js');
 import { chatContent, AGENT_WINDOW_BYTES, BENCH_DECLARATIONS } from './workload.mjs';
 import { agentTurn } from './agent-turn.mjs';
 import { sdkAgentRecord } from './sdk-agent-ab.mjs';
