@@ -134,9 +134,9 @@ function spawnChild(variant, dist, env = {}) {
 }
 
 /** Runs each variant RUNS times, each in its own process, alternating the order; returns the runs by name. */
-async function runVariants(variants, log = console.log, env = {}) {
+async function runVariants(variants, log = console.log, env = {}, runCount = RUNS) {
   const runs = new Map(variants.map((v) => [v.name, []]));
-  for (let k = 0; k < RUNS; k++) {
+  for (let k = 0; k < runCount; k++) {
     // Alternate the order each run (bsp A B, B A bsp, ...), so drift in the machine's load spreads evenly.
     const order = k % 2 === 0 ? variants : [...variants].reverse();
     for (const v of order) {
@@ -160,14 +160,14 @@ function summary(runs, key) {
  * run in its own process. `ratio` is worker mode's app-thread CPU over BSP alone's (the target's
  * measure); the worker thread's own CPU and the in-thread ratio are reported beside it.
  */
-export async function sdkAgentSuite(dist = resolve(HERE, '../dist'), log = console.log, { exporter = EXPORTER, pace = PACE } = {}) {
+export async function sdkAgentSuite(dist = resolve(HERE, '../dist'), log = console.log, { exporter = EXPORTER, pace = PACE, runs: runCount = RUNS } = {}) {
   const variants = [
     { name: 'bsp', variant: 'bsp', dist },
     { name: 'in-thread', variant: 'footprint', dist },
     { name: 'worker', variant: 'worker', dist },
   ];
   log(`sdk-agent suite: exporter ${exporter}, worker mode ${pace ? 'paced (waits off CPU every 32 turns until the worker caught up)' : 'unpaced (a whole round held at once)'}`);
-  const runs = await runVariants(variants, log, { BENCH_AB_EXPORTER: exporter, BENCH_AB_PACE: pace ? '1' : '0' });
+  const runs = await runVariants(variants, log, { BENCH_AB_EXPORTER: exporter, BENCH_AB_PACE: pace ? '1' : '0' }, runCount);
   const bsp = runs.get('bsp');
   const inThread = runs.get('in-thread');
   const worker = runs.get('worker');
@@ -191,7 +191,7 @@ export async function sdkAgentSuite(dist = resolve(HERE, '../dist'), log = conso
     workerPaced: pace,
     turnsPerRound: TURNS,
     roundsPerRun: ROUNDS,
-    runsPerVariant: RUNS,
+    runsPerVariant: runCount,
     spansPerTurn: 2 + c.toolCalls.length,
     windowMessages: c.input.length,
     windowJsonBytes: JSON.stringify(c.input).length,
@@ -221,8 +221,11 @@ export async function sdkAgentSuite(dist = resolve(HERE, '../dist'), log = conso
  * reported beside it (`noopExporter`), so the baseline with nothing to export stays visible.
  */
 export async function sdkAgentRecord(dist = resolve(HERE, '../dist'), log = console.log) {
-  const main = await sdkAgentSuite(dist, log, { exporter: 'otlp-proto', pace: true });
-  const noop = await sdkAgentSuite(dist, log, { exporter: 'noop', pace: true });
+  // 5 runs a variant (BENCH_AB_RUNS overrides): on this shared machine a burst of a neighbour's
+  // load can cover two of three runs and move a median of three by a third.
+  const runs = Number(process.env.BENCH_AB_RUNS ?? 5);
+  const main = await sdkAgentSuite(dist, log, { exporter: 'otlp-proto', pace: true, runs });
+  const noop = await sdkAgentSuite(dist, log, { exporter: 'noop', pace: true, runs });
   return {
     ...main,
     noopExporter: { exporter: noop.exporter, usPerTurn: noop.usPerTurn, ratio: noop.ratio, ratioInThread: noop.ratioInThread, ratioWorkerTotal: noop.ratioWorkerTotal, overheadUsPerChatSpan: noop.overheadUsPerChatSpan, met: noop.met },

@@ -8,7 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -133,6 +133,8 @@ export function ensureDist(): 'built' | 'up to date' {
   if (!stale) return 'up to date';
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe', timeout: 170_000 });
+  // As `npm run build` does: the bin runs by itself (`npm exec footprint-otel` in the checkout).
+  chmodSync(main, 0o755);
   return 'built';
 }
 
