@@ -89,7 +89,7 @@ const fmt = (key) => {
     case 'scaling-args':
       return [r.points.map((p) => `${p.arguments} ${p.microseconds}µs`).join(', '), r.ratio, r.target];
     case 'memory':
-      return [`rss ${r.final.rssMB} MB, heap ${r.final.heapUsedMB} MB; held ${r.coreStats.conversations}, evicted ${r.coreStats.evictedConversations}, state ${r.coreStats.stateMB} MB`, '', r.target];
+      return [`rss ${r.final.rssMB} MB (peak ${r.final.peakRssMB}), heap ${r.final.heapUsedMB} MB; held ${r.coreStats.conversations}, evicted ${r.coreStats.evictedConversations}, state ${r.coreStats.stateMB} MB, ${r.statePerHeldConversationKiB} KiB a held conversation (${r.stateRatio} of the issue's)`, r.ratio ?? '', r.target];
     case 'state-store':
       if (r.skipped) return [`skipped: ${r.skipped}`, '', ''];
       return [`store wait per turn p50 ${r.storeCostPerTurnMs.p50} ms, p99 ${r.storeCostPerTurnMs.p99} ms; ${r.turnsPerSecond.store} turns/s with the store vs ${r.turnsPerSecond.memory} with memory`, r.ratio, `store ≥ ${r.target} × memory`];
