@@ -7,7 +7,6 @@ import type { AttrValue, SpanData } from '../model/telemetry.js';
 import type { ReadContext } from './types.js';
 import { ANY_VALUE, readJsonAttribute } from './json-attribute.js';
 
-
 export function reportSpan(span: SpanData, ctx: ReadContext, level: DiagnosticLevel, code: string, what: string): void {
   ctx.diagnostics.report({ level, code, message: `span "${span.name.slice(0, 80)}" ${what}`, traceId: span.traceId, spanId: span.spanId });
 }

@@ -43,7 +43,6 @@ export function nonBlank(v: unknown): string | undefined {
   return typeof v === 'string' && v.trim() !== '' ? v : undefined;
 }
 
-
 /** Reads a JSON-string or structured attribute that must be an array; undefined when absent or unreadable. */
 export function readArrayAttribute(value: AttrValue | undefined, key: string, scope: GenAiScope): unknown[] | undefined {
   return readJsonAttribute(value, ANY_ARRAY, { span: scope.span, limits: scope.limits, diagnostics: scope.diagnostics, key });
