@@ -1,7 +1,35 @@
 // One agent turn as an instrumented app writes it, through a real tracer: an invoke_agent root,
 // a chat span whose content is set as JSON strings when the response is in, and one execute_tool
-// span per call. Shared by the SDK benches; never measures anything itself.
+// span per call; and the ordinary HTTP-server spans of sdk-ordinary. Shared by the SDK benches;
+// never measures anything itself.
 import { ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
+import { yieldToLoop } from './lib.mjs';
+
+/** The attributes an HTTP server instrumentation sets at a span's start. */
+const HTTP_SERVER_ATTRS = {
+  'http.request.method': 'GET',
+  'url.path': '/api/orders/12345',
+  'url.scheme': 'http',
+  'http.route': '/api/orders/:id',
+  'server.address': 'shop.internal',
+  'server.port': 8080,
+  'network.protocol.version': '1.1',
+  'user_agent.original': 'Mozilla/5.0 (X11; Linux x86_64)',
+};
+
+/**
+ * `n` ordinary HTTP-server spans (the status code set before the end, as the instrumentation
+ * does), yielding every 256 so the BatchSpanProcessor exports as an app's event loop would let it
+ * and nothing is dropped.
+ */
+export async function ordinarySpans(tracer, n) {
+  for (let i = 0; i < n; i++) {
+    const span = tracer.startSpan('GET /api/orders/:id', { kind: SpanKind.SERVER, attributes: HTTP_SERVER_ATTRS });
+    span.setAttribute('http.response.status_code', 200);
+    span.end();
+    if ((i & 255) === 255) await yieldToLoop();
+  }
+}
 
 /** `chatExtras`: further chat-span attributes (e.g. usage), set with the content. */
 export function agentTurn(tracer, conversationId, content, chatExtras = {}) {

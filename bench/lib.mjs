@@ -1,5 +1,10 @@
-// Shared helpers for the benches: median, side-by-side interleaved rounds, the no-op exporter,
-// and the one line each bench child prints for bench/run.mjs to collect.
+// Shared helpers for the benches: median, side-by-side interleaved rounds, the baseline exporters,
+// thread CPU time, bench child processes, and the one line each bench child prints for
+// bench/run.mjs to collect.
+
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 
 export const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -60,12 +65,14 @@ export async function interleaveBlocks(makeRound, { rounds = 5, blocks = 50, war
   return out;
 }
 
-/** An exporter that accepts everything at once and counts what it was given. */
-export function noopExporter() {
+/** An exporter that accepts every batch at once, counts its spans and, given `bytesOf`, what that reads of them. */
+function countingExporter(bytesOf) {
   const ex = {
     exported: 0,
+    bytes: 0,
     export(spans, done) {
       ex.exported += spans.length;
+      if (bytesOf) ex.bytes += bytesOf(spans);
       done({ code: 0 });
     },
     shutdown: () => Promise.resolve(),
@@ -73,6 +80,9 @@ export function noopExporter() {
   };
   return ex;
 }
+
+/** An exporter that drops every batch unread. */
+export const noopExporter = () => countingExporter();
 
 /**
  * An exporter that does what an OTLP/protobuf exporter does on the app's thread before it sends:
@@ -84,18 +94,7 @@ export function noopExporter() {
  */
 export async function serializingExporter() {
   const { ProtobufTraceSerializer } = await import('@opentelemetry/otlp-transformer');
-  const ex = {
-    exported: 0,
-    bytes: 0,
-    export(spans, done) {
-      ex.exported += spans.length;
-      ex.bytes += ProtobufTraceSerializer.serializeRequest(spans)?.length ?? 0;
-      done({ code: 0 });
-    },
-    shutdown: () => Promise.resolve(),
-    forceFlush: () => Promise.resolve(),
-  };
-  return ex;
+  return countingExporter((spans) => ProtobufTraceSerializer.serializeRequest(spans)?.length ?? 0);
 }
 
 /**
@@ -106,21 +105,55 @@ export async function serializingExporter() {
  * serialization, whose own noise would swamp the difference.
  */
 export function readingExporter() {
-  const ex = {
-    exported: 0,
-    bytes: 0,
-    export(spans, done) {
-      ex.exported += spans.length;
-      for (const s of spans) {
-        const a = s.attributes;
-        for (const k in a) if (typeof a[k] === 'string') ex.bytes += Buffer.byteLength(a[k], 'utf8');
-      }
-      done({ code: 0 });
-    },
-    shutdown: () => Promise.resolve(),
-    forceFlush: () => Promise.resolve(),
-  };
-  return ex;
+  return countingExporter((spans) => {
+    let n = 0;
+    for (const s of spans) {
+      const a = s.attributes;
+      for (const k in a) if (typeof a[k] === 'string') n += Buffer.byteLength(a[k], 'utf8');
+    }
+    return n;
+  });
+}
+
+/** The exporter a bench's BENCH_*_EXPORTER names: 'noop', 'read' or 'otlp-proto'. */
+export async function exporterNamed(name) {
+  if (name === 'noop') return noopExporter();
+  if (name === 'read') return readingExporter();
+  if (name === 'otlp-proto') return serializingExporter();
+  throw new Error(`unknown exporter "${name}": noop, read or otlp-proto`);
+}
+
+/** CPU nanoseconds a thread of this process has run (Linux schedstat); undefined elsewhere. */
+export function threadCpuNs(tid) {
+  try {
+    return Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU nanoseconds of the whole process (every thread). */
+export const processCpuNs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) * 1000;
+};
+
+/**
+ * Runs a bench's own child mode, `node --expose-gc SCRIPT child VARIANT DIST` (each run in a fresh
+ * process), with `env` added, and resolves with the JSON of its result line: the stdout line that
+ * starts with `prefix`, else its last line.
+ */
+export function runBenchChild(script, variant, dist, { env = {}, prefix } = {}) {
+  return new Promise((res, rej) => {
+    const child = spawn(process.execPath, ['--expose-gc', script, 'child', variant, dist], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('exit', (code) => {
+      const line = prefix === undefined ? out.trim().split('\n').pop() : out.split('\n').find((l) => l.startsWith(prefix))?.slice(prefix.length);
+      if (code !== 0 || !line) rej(new Error(`${basename(script)} child ${variant} exited ${code}`));
+      else res(JSON.parse(line));
+    });
+  });
 }
 
 export const yieldToLoop = () => new Promise((r) => setImmediate(r));

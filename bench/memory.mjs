@@ -127,10 +127,10 @@ export async function memory({ conversations = CONVERSATIONS } = {}) {
 
 if (isMain(import.meta.url)) {
   const r = await memory();
-  console.log(`  rss / (baseline + maxStateBytes) ${r.ratio} at the end, ${r.peakRatio} at the peak; state per held conversation ${r.statePerHeldConversationKiB} KiB (${r.stateRatio} of the issue's ${ISSUE_STATE_PER_CONVERSATION_KIB} KiB; target ≤ 0.25)`);
   console.log(`memory: ${r.conversations} conversations x ${r.turnsPerConversation} turns (${r.spans} spans) in ${r.seconds} s`);
   console.log(`  bounds: maxConversations ${r.bounds.maxConversations}, maxStateBytes ${r.bounds.maxStateMB} MB`);
   console.log(`  rss ${r.final.rssMB} MB (baseline ${r.baseline.rssMB}, peak ${r.final.peakRssMB}), heapUsed after gc ${r.final.heapUsedMB} MB (+${r.final.heapGrowthMB}, heapTotal ${r.final.heapTotalMB}, external ${r.final.externalMB}); at ${r.heapPlateau.midpointConversations} conversations ${r.heapPlateau.atMidpointMB} MB`);
+  console.log(`  rss / (baseline + maxStateBytes) ${r.ratio} at the end, ${r.peakRatio} at the peak; state per held conversation ${r.statePerHeldConversationKiB} KiB (${r.stateRatio} of the issue's ${ISSUE_STATE_PER_CONVERSATION_KIB} KiB; target ≤ 0.25)`);
   console.log(`  core: ${r.coreStats.conversations} held, ${r.coreStats.evictedConversations} evicted, stateBytes ${r.coreStats.stateMB} MB; findings ${JSON.stringify(r.coreStats.findingsByKind)}`);
   console.log(`  checkpoints: ${r.checkpoints.map((c) => `${c.conversations / 1000}k: heap ${c.heapUsedMB} MB rss ${c.rssMB} held ${c.held}`).join('; ')}`);
   emit('memory', r);

@@ -16,15 +16,13 @@
 //          waits (off CPU) every 32 turns until the worker caught up (the steady state of an app
 //          whose turns wait on a model), instead of holding a whole round at once
 
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { AGENT_WINDOW_BYTES, BENCH_DECLARATIONS, chatContent } from './workload.mjs';
 import { agentTurn } from './agent-turn.mjs';
-import { isMain, median, round, yieldToLoop, noopExporter, serializingExporter } from './lib.mjs';
+import { exporterNamed, isMain, median, processCpuNs, round, runBenchChild, threadCpuNs, yieldToLoop } from './lib.mjs';
 
 const TURNS = Number(process.env.BENCH_AB_TURNS ?? 1500);
 const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 3);
@@ -43,19 +41,6 @@ const HERE = fileURLToPath(new URL('.', import.meta.url));
  */
 const WORKER_LIMITS = { maxAnalysisQueueSpans: 65_536, maxAnalysisQueueBytes: 1024 * 1024 * 1024 };
 
-/** CPU nanoseconds a thread of this process has run (Linux schedstat; undefined elsewhere). */
-function threadCpuNs(tid) {
-  try {
-    return Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-  } catch {
-    return undefined;
-  }
-}
-const processCpuNs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) * 1000;
-};
-
 async function childRun(variant, dist) {
   const { FootprintSpanProcessor } = await import(pathToFileURL(resolve(dist, 'index.js')).href);
   // The same ten windows as bench/sdk.mjs's sdk-agent.
@@ -64,7 +49,7 @@ async function childRun(variant, dist) {
   let findings = 0;
   let unanalysed = 0;
   for (let r = -1; r < ROUNDS; r++) {
-    const exporter = EXPORTER === 'otlp-proto' ? await serializingExporter() : noopExporter();
+    const exporter = await exporterNamed(EXPORTER);
     const bsp = new BatchSpanProcessor(exporter);
     const fp =
       variant === 'footprint'
@@ -120,18 +105,7 @@ async function childRun(variant, dist) {
   return { variant, dist, usPerTurn: { appThread: med(rounds.appThread), workerThread: med(rounds.workerThread), process: med(rounds.process) }, rounds, findings, unanalysed };
 }
 
-function spawnChild(variant, dist, env = {}) {
-  return new Promise((res, rej) => {
-    const child = spawn(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), 'child', variant, dist], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.on('exit', (code) => {
-      const line = out.trim().split('\n').pop();
-      if (code !== 0 || !line) rej(new Error(`sdk-agent-ab child ${variant} exited ${code}`));
-      else res(JSON.parse(line));
-    });
-  });
-}
+const spawnChild = (variant, dist, env) => runBenchChild(fileURLToPath(import.meta.url), variant, dist, { env });
 
 /** Runs each variant RUNS times, each in its own process, alternating the order; returns the runs by name. */
 async function runVariants(variants, log = console.log, env = {}, runCount = RUNS) {

@@ -20,14 +20,13 @@
 //          alternately, each in its own process, and prints each one's cost at the checkpoints)
 // BENCH_CONV_RUNS (3), BENCH_CONV_CONVERSATIONS (20), BENCH_CONV_ROUNDS (3) override the sizes.
 
-import { spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BENCH_DECLARATIONS, conversationTurns } from './workload.mjs';
 import { agentTurn } from './agent-turn.mjs';
-import { emit, isMain, median, noopExporter, readingExporter, round, serializingExporter } from './lib.mjs';
+import { emit, exporterNamed, isMain, median, round, runBenchChild } from './lib.mjs';
 
 export const TURNS = 80;
 const CONVERSATIONS = Number(process.env.BENCH_CONV_CONVERSATIONS ?? 20);
@@ -67,7 +66,7 @@ async function childRun(variant, dist, { conversations = CONVERSATIONS, rounds =
   const perRound = [];
   let stats = null;
   for (let r = -1; r < rounds; r++) {
-    const exporter = EXPORTER === 'noop' ? noopExporter() : EXPORTER === 'otlp-proto' ? await serializingExporter() : readingExporter();
+    const exporter = await exporterNamed(EXPORTER);
     const bsp = new BatchSpanProcessor(exporter);
     const fp = variant === 'footprint' ? new FootprintSpanProcessor({ next: bsp, declarations: BENCH_DECLARATIONS }) : null;
     const provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': 'bench-agent' }), spanProcessors: [fp ?? bsp] });
@@ -99,18 +98,7 @@ async function childRun(variant, dist, { conversations = CONVERSATIONS, rounds =
   return { variant, conversations, rounds, perTurn, stats: stats && { agentSpans: stats.agentSpans, annotated: stats.annotated, errors: stats.errors, core: stats.core } };
 }
 
-function spawnChild(variant, dist) {
-  return new Promise((res, rej) => {
-    const child = spawn(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), 'child', variant, dist], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.on('exit', (code) => {
-      const line = out.split('\n').find((l) => l.startsWith('CONV-RUN '));
-      if (code !== 0 || !line) rej(new Error(`sdk-conversation child ${variant} exited ${code}`));
-      else res(JSON.parse(line.slice('CONV-RUN '.length)));
-    });
-  });
-}
+const spawnChild = (variant, dist) => runBenchChild(fileURLToPath(import.meta.url), variant, dist, { prefix: 'CONV-RUN ' });
 
 /** Mean of perTurn over turns [from, to] (1-based, inclusive). */
 const around = (perTurn, from, to) => {
@@ -144,7 +132,7 @@ export async function sdkConversation({ runs = RUNS, dist = resolve(HERE, '../di
   const totalBase = base.reduce((a, b) => a + b, 0);
   return {
     turns: TURNS,
-    exporter: `${EXPORTER}: ${EXPORTERS[EXPORTER] ?? 'unknown'}`,
+    exporter: `${EXPORTER}: ${EXPORTERS[EXPORTER]}`,
     conversationsPerRound: fp[0].conversations,
     roundsPerRun: fp[0].rounds,
     runsPerVariant: runs,

@@ -11,42 +11,21 @@
 //        node bench/sdk-ordinary-ab.mjs child bsp|footprint [DIST]   (one run; prints JSON)
 //        BENCH_ORD_RUNS (5), BENCH_ORD_ROUNDS (5), BENCH_ORD_SPANS (100000)
 
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
-import { SpanKind } from '@opentelemetry/api';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BENCH_DECLARATIONS } from './workload.mjs';
-import { isMain, median, noopExporter, round, yieldToLoop } from './lib.mjs';
+import { ordinarySpans } from './agent-turn.mjs';
+import { isMain, median, noopExporter, processCpuNs, round, runBenchChild, threadCpuNs } from './lib.mjs';
 
 const RUNS = Number(process.env.BENCH_ORD_RUNS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ORD_ROUNDS ?? 5);
 const SPANS = Number(process.env.BENCH_ORD_SPANS ?? 100_000);
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 
-/** The attributes an HTTP server instrumentation sets at start (the same as bench/sdk.mjs). */
-export const HTTP_ATTRS = {
-  'http.request.method': 'GET',
-  'url.path': '/api/orders/12345',
-  'url.scheme': 'http',
-  'http.route': '/api/orders/:id',
-  'server.address': 'shop.internal',
-  'server.port': 8080,
-  'network.protocol.version': '1.1',
-  'user_agent.original': 'Mozilla/5.0 (X11; Linux x86_64)',
-};
-
 /** CPU ns of the main thread (Linux schedstat), else of the process. */
-function mainThreadCpuNs() {
-  try {
-    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]);
-  } catch {
-    const u = process.cpuUsage();
-    return (u.user + u.system) * 1000;
-  }
-}
+const mainThreadCpuNs = () => threadCpuNs(process.pid) ?? processCpuNs();
 
 async function childRun(variant, dist) {
   const { FootprintSpanProcessor } = await import(pathToFileURL(resolve(dist, 'index.js')).href);
@@ -59,13 +38,7 @@ async function childRun(variant, dist) {
     const tracer = provider.getTracer('@opentelemetry/instrumentation-http', '0.200.0');
     const n = r < 0 ? SPANS / 5 : SPANS;
     const t0 = mainThreadCpuNs();
-    for (let i = 0; i < n; i++) {
-      const span = tracer.startSpan('GET /api/orders/:id', { kind: SpanKind.SERVER, attributes: HTTP_ATTRS });
-      span.setAttribute('http.response.status_code', 200);
-      span.end();
-      // Let the BatchSpanProcessor export (as an app's event loop would), so nothing is dropped.
-      if ((i & 255) === 255) await yieldToLoop();
-    }
+    await ordinarySpans(tracer, n);
     await provider.forceFlush();
     const ns = mainThreadCpuNs() - t0;
     if (exporter.exported !== n) throw new Error(`sdk-ordinary-ab: exported ${exporter.exported} of ${n}`);
@@ -76,19 +49,6 @@ async function childRun(variant, dist) {
   return { variant, nsPerSpan: median(perRound), rounds: perRound.map((x) => round(x, 0)) };
 }
 
-function spawnChild(variant, dist) {
-  return new Promise((res, rej) => {
-    const child = spawn(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), 'child', variant, dist], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.on('exit', (code) => {
-      const line = out.trim().split('\n').pop();
-      if (code !== 0 || !line) rej(new Error(`sdk-ordinary-ab child ${variant} exited ${code}`));
-      else res(JSON.parse(line));
-    });
-  });
-}
-
 /** The sdk-ordinary record: RUNS runs a variant, each in its own process, alternating. */
 export async function sdkOrdinaryProcesses(dist = resolve(HERE, '../dist'), log = console.log) {
   const bsp = [];
@@ -96,7 +56,7 @@ export async function sdkOrdinaryProcesses(dist = resolve(HERE, '../dist'), log 
   for (let k = 0; k < RUNS; k++) {
     const order = k % 2 === 0 ? ['bsp', 'footprint'] : ['footprint', 'bsp'];
     for (const v of order) {
-      const r = await spawnChild(v, dist);
+      const r = await runBenchChild(fileURLToPath(import.meta.url), v, dist);
       (v === 'bsp' ? bsp : fp).push(r.nsPerSpan);
       log(`run ${k + 1} ${v}: ${round(r.nsPerSpan, 0)} CPU ns/span (rounds ${r.rounds.join(' / ')})`);
     }

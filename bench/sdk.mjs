@@ -12,16 +12,18 @@
 //     with a no-op one (sdkAgentRecord); sdkAgent() below is the older one-process interleaved measure.
 // Usage: node bench/sdk.mjs [ordinary|agent]   (both when no argument)
 
-import { SpanKind } from '@opentelemetry/api';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-// BENCH_DIST: another build's dist/ (A/B of two builds: run this once with each).
-const { FootprintSpanProcessor } = await import(process.env.BENCH_DIST ? new URL(`file://${process.env.BENCH_DIST.replace(/\/?$/, '/')}index.js`).href : '../dist/index.js');
 import { chatContent, AGENT_WINDOW_BYTES, BENCH_DECLARATIONS } from './workload.mjs';
-import { agentTurn } from './agent-turn.mjs';
+import { agentTurn, ordinarySpans } from './agent-turn.mjs';
 import { sdkAgentRecord } from './sdk-agent-ab.mjs';
 import { sdkOrdinaryProcesses } from './sdk-ordinary-ab.mjs';
 import { emit, interleaveBlocks, isMain, noopExporter, round, yieldToLoop } from './lib.mjs';
+
+// BENCH_DIST: another build's dist/ (A/B of two builds: run this once with each).
+const { FootprintSpanProcessor } = await import(process.env.BENCH_DIST ? pathToFileURL(resolve(process.env.BENCH_DIST, 'index.js')).href : '../dist/index.js');
 
 const ORDINARY_SPANS = 100_000;
 const AGENT_TURNS = 600;
@@ -37,17 +39,6 @@ function pipeline(withFootprint) {
   return { provider, exporter, fp };
 }
 
-const HTTP_ATTRS = {
-  'http.request.method': 'GET',
-  'url.path': '/api/orders/12345',
-  'url.scheme': 'http',
-  'http.route': '/api/orders/:id',
-  'server.address': 'shop.internal',
-  'server.port': 8080,
-  'network.protocol.version': '1.1',
-  'user_agent.original': 'Mozilla/5.0 (X11; Linux x86_64)',
-};
-
 const ORDINARY_BLOCKS = 50;
 
 /** One round: both pipelines, each running ORDINARY_SPANS spans in ORDINARY_BLOCKS blocks. */
@@ -61,14 +52,7 @@ function ordinaryRound() {
   const bsp = make(false);
   const fp = make(true);
   const block = async (p) => {
-    const tracer = p.tracer;
-    for (let i = 0; i < per; i++) {
-      const span = tracer.startSpan('GET /api/orders/:id', { kind: SpanKind.SERVER, attributes: HTTP_ATTRS });
-      span.setAttribute('http.response.status_code', 200);
-      span.end();
-      // Let the BatchSpanProcessor export (as an app's event loop would), so nothing is dropped.
-      if ((i & 255) === 255) await yieldToLoop();
-    }
+    await ordinarySpans(p.tracer, per);
     await yieldToLoop();
   };
   return {
