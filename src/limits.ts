@@ -143,6 +143,14 @@ export const WINDOW_MEMO_LIMITS = Object.freeze({
   maxBytes: 32 * 1024 * 1024,
 });
 
+// ---- Worker mode (issue 11) ----
+
+/**
+ * Answers the analysis worker puts in one message at most: a posted batch is answered in one
+ * message, a burst in parts of this many, so its first spans go on before its last are read.
+ */
+export const WORKER_ANSWERS_PER_MESSAGE = 64;
+
 // ---- Shared conversation-state store (issue 14) ----
 
 /**

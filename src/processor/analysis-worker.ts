@@ -7,6 +7,7 @@
 import { readlinkSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { FootprintCore } from '../runs/footprint.js';
+import { WORKER_ANSWERS_PER_MESSAGE } from '../limits.js';
 import type { AnalysisWorkerData, Answer, FromWorker, ToWorker, ToWorkerItem } from './analysis-protocol.js';
 
 /** This thread's OS id on Linux (`/proc/thread-self` -> `<pid>/task/<tid>`), else undefined. */
@@ -18,9 +19,6 @@ function osThreadId(): number | undefined {
     return undefined;
   }
 }
-
-/** Answers per message at most. */
-const ANSWERS_PER_MESSAGE = 64;
 
 const port = parentPort;
 if (port) {
@@ -54,7 +52,7 @@ if (port) {
     for (const m of batch) {
       handle(m, answers);
       // A long batch (a burst) is answered in parts, so its first spans go on before its last are read.
-      if (answers.length === ANSWERS_PER_MESSAGE) {
+      if (answers.length === WORKER_ANSWERS_PER_MESSAGE) {
         send({ t: 'answers', answers, stats: core.stats() });
         answers = [];
       }
