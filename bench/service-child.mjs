@@ -1,8 +1,12 @@
 // The service under test, in its own process (so its CPU time is its own): starts startService
 // with the config in argv[2] (JSON), sends {address} to the parent, answers {cpu, memory} on
-// 'stats' and shuts down on 'stop'.
-import { startService } from '../dist/service/serve.js';
-import { defaultServiceConfig } from '../dist/service/config.js';
+// 'stats' and shuts down on 'stop'. BENCH_SERVICE_DIST: the build to run (default ../dist).
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+
+const dist = process.env.BENCH_SERVICE_DIST ? pathToFileURL(resolve(process.env.BENCH_SERVICE_DIST)).href : new URL('../dist', import.meta.url).href;
+const { startService } = await import(`${dist}/service/serve.js`);
+const { defaultServiceConfig } = await import(`${dist}/service/config.js`);
 
 const over = JSON.parse(process.argv[2]);
 const config = { ...defaultServiceConfig(), grpcListen: null, embedded: { runs: 100, print: false }, ...over, limits: { ...defaultServiceConfig().limits, ...(over.limits ?? {}) } };

@@ -11,6 +11,7 @@ import { decodeTraceRequestProto } from '../dist/otlp/proto.js';
 import { encodeTraceRequest } from '../dist/otlp/encode-traces.js';
 import { decodeTraceBody } from '../dist/service/decode.js';
 import { onwardTracePayload } from '../dist/service/onward.js';
+import { piecesLength } from '../dist/otlp/forward-bytes.js';
 import { batchKey } from '../dist/service/batch-key.js';
 import { spanKey } from '../dist/model/telemetry.js';
 import { agentTurnSpans, AGENT_WINDOW_BYTES } from './workload.mjs';
@@ -40,7 +41,7 @@ const after = () => {
   const key = batchKey(r.value);
   const ann = annotationsFor(r.value.spans);
   const spansOut = merged(r.value.spans, ann);
-  return onwardTracePayload({ layout: r.value.layout, spans: r.value.spans, annotations: ann, carriers: [], spansOut, json: false }).length + key.length;
+  return piecesLength(onwardTracePayload({ layout: r.value.layout, spans: r.value.spans, annotations: ann, carriers: [], spansOut, json: false })) + key.length;
 };
 const cpu = (fn) => {
   const c = process.cpuUsage();

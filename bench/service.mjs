@@ -13,6 +13,8 @@
 // of the runs. Each batch sent is distinct (trace and conversation ids patched into the encoded
 // bytes), so neither the service's duplicate-batch cache nor the core's seen-span cache short-cuts it.
 // Usage: node bench/service.mjs   (BENCH_SERVICE_BATCHES, BENCH_SERVICE_RUNS)
+//        BENCH_SERVICE_AB=DIST_A,DIST_B node bench/service.mjs   (full mode of two builds, alternating;
+//        an entry "DIST --flag ..." also gives that service child those node flags)
 
 import { fork } from 'node:child_process';
 import { createServer, request, Agent } from 'node:http';
@@ -114,8 +116,9 @@ function startSink() {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}`, stats, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) })));
 }
 
-function startChild(config, file = './service-child.mjs') {
-  const child = fork(new URL(file, import.meta.url), [JSON.stringify(config)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+function startChild(config, file = './service-child.mjs', dist = undefined, nodeFlags = []) {
+  const env = dist ? { ...process.env, BENCH_SERVICE_DIST: dist } : process.env;
+  const child = fork(new URL(file, import.meta.url), [JSON.stringify(config)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env, execArgv: [...process.execArgv, ...nodeFlags] });
   const next = () => new Promise((resolve, reject) => {
     child.once('message', resolve);
     child.once('exit', (c) => reject(new Error(`service child exited ${c}`)));
@@ -139,7 +142,7 @@ function post(agent, url, body, retried = false) {
   });
 }
 
-async function runVariant(name, tpl, sink, extra, { batches = BATCHES, base = 0, file } = {}) {
+async function runVariant(name, tpl, sink, extra, { batches = BATCHES, base = 0, file, dist, nodeFlags } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'fp-bench-'));
   const declarationsPath = join(dir, 'declarations.json');
   writeFileSync(declarationsPath, JSON.stringify(BENCH_DECLARATIONS));
@@ -148,7 +151,7 @@ async function runVariant(name, tpl, sink, extra, { batches = BATCHES, base = 0,
     declarationsPath,
     downstream: { tracesUrl: `${sink.url}/v1/traces`, logsUrl: `${sink.url}/v1/logs`, headers: {}, protocol: 'http/protobuf', compression: 'none', timeoutMs: 30_000 },
     ...extra,
-  }, file);
+  }, file, dist, nodeFlags);
   const agent = new Agent({ keepAlive: true, maxSockets: SENDERS });
   const url = `${svc.address}/v1/traces`;
   // Warm up (JIT), untimed: a few batches.
@@ -230,14 +233,23 @@ export async function serviceThroughput() {
     ...(process.env.BENCH_SERVICE_READ === '1' ? [{ key: 'read', name: 'read (checks: false)', tpl: agentTpl, extra: { checks: false } }] : []),
   ];
   // BENCH_SERVICE_ONLY=full,ordinary runs only those (profiling); the summary needs all three.
-  const only = process.env.BENCH_SERVICE_ONLY?.split(',');
+  let only = process.env.BENCH_SERVICE_ONLY?.split(',');
   if (only) variants.splice(0, variants.length, ...variants.filter((v) => only.includes(v.key)));
+  // BENCH_SERVICE_AB=A,B: full mode of two builds, nothing else (an A/B of a change).
+  const ab = process.env.BENCH_SERVICE_AB?.split(',');
+  if (ab) {
+    variants.splice(0, variants.length, ...ab.map((spec, i) => {
+      const [dist, ...nodeFlags] = spec.trim().split(/\s+/);
+      return { key: `full${'AB'[i]}`, name: `full ${'AB'[i]} (${spec.trim()})`, tpl: agentTpl, extra: {}, dist, nodeFlags };
+    }));
+    only = variants.map((v) => v.key);
+  }
   const runs = Object.fromEntries(variants.map((v) => [v.key, []]));
   try {
     const raw = decodeEncode(agentTpl);
     for (let r = 0; r < RUNS; r++) {
       for (const v of r % 2 === 0 ? variants : [...variants].reverse()) {
-        const one = await runVariant(v.name, v.tpl, sink, v.extra, { base: (r * variants.length + variants.indexOf(v)) * 10_000, file: v.file });
+        const one = await runVariant(v.name, v.tpl, sink, v.extra, { base: (r * variants.length + variants.indexOf(v)) * 10_000, file: v.file, dist: v.dist, nodeFlags: v.nodeFlags });
         runs[v.key].push(one);
         console.error(`  run ${r + 1}/${RUNS} ${v.name}: ${one.spansPerServiceCpuSecond} spans per CPU-second (${one.serviceCpuSeconds} CPU-s, ${one.seconds} s)`);
       }
@@ -272,7 +284,7 @@ export async function serviceThroughput() {
 
 if (isMain(import.meta.url)) {
   const r = await serviceThroughput();
-  for (const k of ['passThrough', 'full', 'ordinary', 'read']) {
+  for (const k of ['passThrough', 'full', 'ordinary', 'read', 'fullA', 'fullB']) {
     if (r.partial && r[k]) console.log(`service ${k}: median ${r[k].spansPerServiceCpuSecond.median} spans per CPU-second`);
     if (r.partial) continue;
     const v = r[k];

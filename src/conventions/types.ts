@@ -26,14 +26,18 @@ export interface ReadContext {
 export interface PriorWindow {
   /** The raw JSON array up to (not including) its closing `]`. */
   body: string;
-  /** Its messages, as normaliseMessages returned them (one per raw item). */
-  messages: readonly Message[];
+  /**
+   * Its messages, as normaliseMessages returned them (one per raw item); absent until the
+   * conversation has shown that its windows extend each other (src/runs/window-memo.ts).
+   */
+  messages?: readonly Message[];
 }
 
 /** One conversation's slot of the core's window memo. */
 export interface WindowMemo {
   prior(): PriorWindow | undefined;
-  remember(w: PriorWindow): void;
+  /** `extendsPrior`: the window's raw JSON extends the prior window's (a suffix added, nothing edited). */
+  remember(w: Required<PriorWindow>, extendsPrior: boolean): void;
 }
 
 export interface Convention {

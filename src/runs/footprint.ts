@@ -33,6 +33,7 @@ import {
 import { resolveOptions, type FootprintOptions, type ProcessInput, type ProcessResult, type SpanAnnotation, type CoreStats, type ResolvedOptions } from './options.js';
 import { carrierSpan } from './carrier.js';
 import { WindowMemos } from './window-memo.js';
+import { traceChunks } from './trace-chunks.js';
 import { rebuildMastraWindows } from '../conventions/mastra-1x.js';
 
 import { conversationStateAccess, type ConversationStateAccess } from './state-access.js';
@@ -189,7 +190,33 @@ export class FootprintCore {
     this.windows.clear();
   }
 
+  /** Reads the input trace by trace (trace-chunks.ts), each part as a call of its own, into one result. */
   private processInto(input: ProcessInput, result: ProcessResult, diagnostics: DiagnosticList): void {
+    const parts = traceChunks(input);
+    if (parts.length <= 1) {
+      this.processPart(input, result, diagnostics);
+      return;
+    }
+    for (const part of parts) {
+      const r: ProcessResult = { annotations: new Map(), carriers: [], findings: [], diagnostics: result.diagnostics };
+      this.processPart(part, r, diagnostics);
+      for (const [key, ann] of r.annotations) {
+        const before = result.annotations.get(key);
+        if (!before) {
+          result.annotations.set(key, ann);
+          continue;
+        }
+        // Two parts annotating one span (not expected: a part is a whole trace): both kept.
+        before.events.push(...ann.events);
+        Object.assign(before.attributes, ann.attributes);
+        if (before.attributes[ATTR_FINDINGS_COUNT] !== undefined) before.attributes[ATTR_FINDINGS_COUNT] = before.events.filter((e) => e.name === EVENT_FINDING).length;
+      }
+      for (const c of r.carriers) result.carriers.push(c);
+      for (const f of r.findings) result.findings.push(f);
+    }
+  }
+
+  private processPart(input: ProcessInput, result: ProcessResult, diagnostics: DiagnosticList): void {
     const { limits, tenantAttribute } = this.config;
     this.lateInCall = new Set();
     const inBatch = new Map<string, SpanData>();

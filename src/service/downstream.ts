@@ -1,6 +1,6 @@
 // Where batches go after the core: traces as OTLP/HTTP (protobuf or JSON, per config), either as
 // a request the pipeline already encoded once (src/service/onward.ts: the original bytes with
-// findings appended) or written here by our own encoder from the decoded spans
+// findings appended, as pieces written in one writev) or written here by our own encoder from the decoded spans
 // (src/otlp/encode-traces.ts), and log records as
 // their original OTLP bytes (forwarded unchanged: re-encoding would lose fields), each by ONE
 // HTTP POST per call whose answer is read and passed on faithfully:
@@ -23,6 +23,7 @@ import type { SpanExtras } from '../otlp/proto.js';
 import { decodeExportResponseProto } from '../otlp/proto.js';
 import { encodeTraceRequest, encodeTraceRequestJson } from '../otlp/encode-traces.js';
 import { OtlpTypes } from '../otlp/otlp-schema.js';
+import { piecesLength, type Pieces } from '../otlp/forward-bytes.js';
 import type { DownstreamConfig } from './config.js';
 import * as N from './names.js';
 
@@ -33,8 +34,8 @@ export type ExportOutcome =
 export interface Downstream {
   readonly hasLogs: boolean;
   exportSpans(items: readonly { span: SpanData; extras?: SpanExtras }[]): Promise<ExportOutcome>;
-  /** Posts an ExportTraceServiceRequest already encoded in the configured protocol (src/service/onward.ts). */
-  exportTraceBytes?(payload: Uint8Array): Promise<ExportOutcome>;
+  /** Posts an ExportTraceServiceRequest already encoded in the configured protocol (src/service/onward.ts), as pieces in order. */
+  exportTraceBytes?(payload: Pieces): Promise<ExportOutcome>;
   /** Posts an ExportLogsServiceRequest as received (protobuf or JSON bytes, uncompressed). */
   forwardLogs(body: Uint8Array, contentType: string): Promise<ExportOutcome>;
   shutdown(): Promise<void>;
@@ -91,15 +92,19 @@ export function createDownstream(cfg: DownstreamConfig, concurrency: number): Do
   };
 }
 
-async function post(url: string, body: Uint8Array, contentType: string, signal: 'traces' | 'logs', cfg: DownstreamConfig, agents: { http: HttpAgent; https: HttpsAgent }): Promise<ExportOutcome> {
+const asBuffer = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+
+/** `body` (one buffer or pieces in order) posted once, or twice when a reused keep-alive socket was stale. Pieces are written as they are (one writev), never copied into one buffer unless compressed. */
+async function post(url: string, body: Uint8Array | Pieces, contentType: string, signal: 'traces' | 'logs', cfg: DownstreamConfig, agents: { http: HttpAgent; https: HttpsAgent }): Promise<ExportOutcome> {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
     return { ok: false, retryable: false, reason: `bad ${signal} endpoint ${url}` };
   }
-  const payload = cfg.compression === 'gzip' ? gzipSync(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  const headers: Record<string, string> = { ...cfg.headers, 'Content-Type': contentType, 'Content-Length': String(payload.length), 'User-Agent': USER_AGENT };
+  const pieces: readonly Uint8Array[] = body instanceof Uint8Array ? [body] : body;
+  const payload: Buffer[] = cfg.compression === 'gzip' ? [gzipSync(pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces))] : pieces.map(asBuffer);
+  const headers: Record<string, string> = { ...cfg.headers, 'Content-Type': contentType, 'Content-Length': String(piecesLength(payload)), 'User-Agent': USER_AGENT };
   if (cfg.compression === 'gzip') headers['Content-Encoding'] = 'gzip';
   const once = () => attempt(u, payload, headers, signal, cfg.timeoutMs, u.protocol === 'https:' ? agents.https : agents.http);
   const first = await once();
@@ -112,7 +117,7 @@ interface Attempt {
   staleSocket?: boolean;
 }
 
-function attempt(u: URL, payload: Buffer, headers: Record<string, string>, signal: 'traces' | 'logs', timeoutMs: number, agent: HttpAgent | HttpsAgent): Promise<Attempt> {
+function attempt(u: URL, payload: readonly Buffer[], headers: Record<string, string>, signal: 'traces' | 'logs', timeoutMs: number, agent: HttpAgent | HttpsAgent): Promise<Attempt> {
   return new Promise((resolve) => {
     let settled = false;
     const done = (a: Attempt) => {
@@ -135,7 +140,8 @@ function attempt(u: URL, payload: Buffer, headers: Record<string, string>, signa
       const stale = req.reusedSocket && (e.code === 'ECONNRESET' || e.code === 'EPIPE');
       done({ outcome: { ok: false, retryable: true, reason: `${signal} export failed: ${e.message}` }, ...(stale ? { staleSocket: true } : {}) });
     });
-    req.end(payload);
+    for (let i = 0; i < payload.length - 1; i++) req.write(payload[i]!);
+    req.end(payload[payload.length - 1]);
   });
 }
 

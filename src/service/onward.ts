@@ -1,6 +1,7 @@
-// The onward trace export of one batch, encoded ONCE (a retry re-sends these bytes): for a
-// protobuf request read with its layout, the original bytes, each annotated span's findings
-// appended to its own encoding (src/otlp/forward-bytes.ts), spans the decoder rejected left out,
+// The onward trace export of one batch, encoded ONCE (a retry re-sends these bytes), as pieces in
+// order: for a protobuf request read with its layout, the original bytes (views, never copied),
+// each annotated span's findings appended to its own encoding (src/otlp/forward-bytes.ts), spans
+// the decoder rejected left out,
 // carrier spans appended as ResourceSpans of their own; otherwise (OTLP/JSON in, or a JSON
 // downstream) our encoder over the spans to send. Must never throw (undefined: the caller falls
 // back to exporting the decoded spans, which reports the error) and never change a span it was
@@ -10,7 +11,7 @@ import type { Attributes, SpanData, SpanEventData } from '../model/telemetry.js'
 import { spanKey } from '../model/telemetry.js';
 import type { DecodedTraceSpan } from '../otlp/proto.js';
 import type { TraceLayout } from '../otlp/trace-layout.js';
-import { appendToSpan, rebuildTraceRequest } from '../otlp/forward-bytes.js';
+import { appendToSpan, rebuildTraceRequest, type Pieces } from '../otlp/forward-bytes.js';
 import { encodeSpanAdditions, encodeSpanMessage, encodeTraceRequest, encodeTraceRequestJson, type ExportItem } from '../otlp/encode-traces.js';
 
 export interface OnwardInput {
@@ -25,17 +26,17 @@ export interface OnwardInput {
   json: boolean;
 }
 
-export function onwardTracePayload(x: OnwardInput): Uint8Array | undefined {
+export function onwardTracePayload(x: OnwardInput): Pieces | undefined {
   try {
-    if (x.json) return encodeTraceRequestJson(x.spansOut);
-    if (!x.layout) return encodeTraceRequest(x.spansOut);
+    if (x.json) return [encodeTraceRequestJson(x.spansOut)];
+    if (!x.layout) return [encodeTraceRequest(x.spansOut)];
     return fromLayout(x.layout, x);
   } catch {
     return undefined;
   }
 }
 
-function fromLayout(layout: TraceLayout, x: OnwardInput): Uint8Array | undefined {
+function fromLayout(layout: TraceLayout, x: OnwardInput): Pieces | undefined {
   const replace = new Map<number, Uint8Array | readonly Uint8Array[] | null>();
   const present = new Uint8Array(layout.spans.length);
   for (const item of x.spans) {

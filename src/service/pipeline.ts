@@ -22,6 +22,7 @@ import { ATTR_FINDING_ID, ATTR_FINDING_MESSAGE, SCOPE_NAME } from '../findings/n
 import { DEFAULT_LIMITS } from '../limits.js';
 import { tallyMessage, type DecodeTally } from '../otlp/decode-tally.js';
 import type { TraceLayout } from '../otlp/trace-layout.js';
+import type { Pieces } from '../otlp/forward-bytes.js';
 import type { ServiceConfig } from './config.js';
 import { onwardTracePayload } from './onward.js';
 import { batchKey } from './batch-key.js';
@@ -97,8 +98,8 @@ interface Prepared {
   at: number;
   /** Request bytes this entry stands for (its share of limits.replayBytes). */
   bytes: number;
-  /** The onward trace export, encoded once (onward.ts); absent: spansOut is encoded by the downstream. */
-  payload?: Uint8Array;
+  /** The onward trace export, encoded once, as pieces (onward.ts); absent: spansOut is encoded by the downstream. */
+  payload?: Pieces;
 }
 
 export interface PipelineDeps {

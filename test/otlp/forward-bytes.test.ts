@@ -171,9 +171,9 @@ function payload(body: Uint8Array, annotations: Map<string, { attributes: Record
     return ann ? { span: { ...item.span, attributes: { ...item.span.attributes, ...ann.attributes }, events: [...item.span.events, ...ann.events] }, extras: item.extras } : item;
   });
   for (const c of carriers) spansOut.push({ span: c, extras: {} });
-  const out = onwardTracePayload({ layout: decoded.value.layout, spans, annotations, carriers, spansOut, json: false });
-  expect(out).toBeDefined();
-  return { out: out!, spans, spansOut };
+  const pieces = onwardTracePayload({ layout: decoded.value.layout, spans, annotations, carriers, spansOut, json: false });
+  expect(pieces).toBeDefined();
+  return { out: Buffer.concat(pieces!), pieces: pieces!, spans, spansOut };
 }
 
 describe('onward bytes: the original request, findings appended to the spans they concern', () => {
@@ -240,6 +240,28 @@ describe('onward bytes: the original request, findings appended to the spans the
 
   it('rebuilding with nothing to change returns the input itself', () => {
     const layout = readTraceLayout(BODY)!.layout;
-    expect(rebuildTraceRequest(layout, new Map())).toBe(BODY);
+    const pieces = rebuildTraceRequest(layout, new Map());
+    expect(pieces).toHaveLength(1);
+    expect(pieces[0]).toBe(BODY);
+  });
+
+  it('the original bytes are not copied: runs of untouched fields are views of the request, one piece a run', () => {
+    const many = Array.from({ length: 200 }, (_, i) => span(`eee19b7ec3c1${(0xb200 + i).toString(16)}`, `s${i}`));
+    const body = request([many, [span('eee19b7ec3c1b176', 'three')], [span('eee19b7ec3c1b177', 'four')]]);
+    const spans = laidOut(body);
+    const ann = new Map([[spanKey(spans[100]!.span), { attributes: { 'footprint.findings.count': 1 }, events: [FINDING] }]]);
+    const { pieces, out } = payload(body, ann);
+    const views = pieces.filter((p) => p.buffer === body.buffer);
+    // Every original byte but the rewritten span's tag and length and its resource's and scope's
+    // headers arrives as a view of the request.
+    const viewed = views.reduce((n, p) => n + p.byteLength, 0);
+    expect(viewed).toBeGreaterThan(body.byteLength - 16);
+    expect(viewed).toBeLessThanOrEqual(body.byteLength);
+    // 202 spans, one rewritten: a handful of pieces (the runs before and after it, headers, the
+    // addition), not one a span.
+    expect(pieces.length).toBeLessThan(12);
+    const back = decodeTraceRequestProto(out);
+    expect(back.ok && back.value.spans.map((s) => s.span.name)).toEqual([...many.map((_, i) => `s${i}`), 'three', 'four']);
+    expect(back.ok && back.value.spans[100]!.span.events.map((e) => e.name)).toEqual(['ev.one', 'footprint.finding']);
   });
 });

@@ -139,7 +139,7 @@ describe('light read of ordinary spans', () => {
     const bytes: Uint8Array[] = [];
     const encoded: ExportItem[][] = [];
     const base = { hasLogs: false, forwardLogs: async () => ({ ok: true as const }), shutdown: async () => {} };
-    await run({ ...base, exportSpans: async () => ({ ok: true }), exportTraceBytes: async (b: Uint8Array) => (bytes.push(b), { ok: true }) });
+    await run({ ...base, exportSpans: async () => ({ ok: true }), exportTraceBytes: async (b: readonly Uint8Array[]) => (bytes.push(Buffer.concat(b)), { ok: true }) });
     expect(seen.length).toBeGreaterThan(0);
     expect(seen).not.toContain(ORDINARY_TRACE);
     expect(seen).toContain(NESTED_TRACE);

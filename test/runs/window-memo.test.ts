@@ -154,10 +154,32 @@ describe('window reuse through the core: the same findings as reads that never r
   it('the memo keeps within its entry bound and counts its bytes', () => {
     let now = 0;
     const memos = new WindowMemos(60_000, () => now, 1_000_000);
-    for (let i = 0; i < 1100; i++) memos.slot(`c${i}`).remember({ body: `[${'x'.repeat(100)}`, messages: [] });
+    for (let i = 0; i < 1100; i++) memos.slot(`c${i}`).remember({ body: `[${'x'.repeat(100)}`, messages: [] }, false);
     expect(memos.size).toBe(1000);
     expect(memos.bytes).toBe(1000 * (101 * 2 + 128));
     now = 120_000;
     expect(memos.slot('c1099').prior()).toBeUndefined();
+  });
+
+  it('messages are kept only once a window extended the one before it; a first or unrelated window keeps its raw JSON alone', () => {
+    const memos = new WindowMemos(60_000, () => 0);
+    const slot = memos.slot('c');
+    const next = conversationTurns(5);
+    const kept: (number | undefined)[] = [];
+    const raws: string[] = [];
+    for (let t = 1; t <= 5; t++) raws.push(JSON.stringify(next(t).input));
+    // From turn 4 on the history is trimmed (turn 4 does not extend turn 3; turn 5 extends turn 4).
+    for (const t of [3, 4]) raws[t] = JSON.stringify(JSON.parse(raws[t]!).slice(2));
+    for (const raw of raws) {
+      readBoth(raw, slot);
+      kept.push(slot.prior()?.messages?.length);
+    }
+    // Turn 1: raw JSON only. Turn 2 extends it (read in full, messages kept); turn 3 reuses them;
+    // turn 4 does not extend (raw only again); turn 5 extends turn 4 (messages kept).
+    expect(kept.map((n) => n !== undefined)).toEqual([false, true, true, false, true]);
+    expect(slot.prior()!.body).toBe(raws[4]!.slice(0, raws[4]!.lastIndexOf(']')));
+    // A window kept without messages is counted as its raw JSON.
+    slot.remember({ body: '[{"a":1}', messages: [] }, false);
+    expect(memos.bytes).toBe(2 * '[{"a":1}'.length + 128);
   });
 });
