@@ -4,7 +4,7 @@
 // Must give exactly what readMessagesAttribute gives, diagnostics included: any mismatch (edited or
 // truncated history, another conversation's window, a bound crossed) falls back to the full read,
 // and only windows read with no diagnostic at all are remembered. The memo keeps a window's
-// messages only once its conversation has shown its windows extend each other (the memo's rule).
+// messages only when it is the first or extended the one before (the memo's rule).
 
 import type { Message } from '../model/agent.js';
 import type { AttrValue } from '../model/telemetry.js';

@@ -27,8 +27,8 @@ export interface PriorWindow {
   /** The raw JSON array up to (not including) its closing `]`. */
   body: string;
   /**
-   * Its messages, as normaliseMessages returned them (one per raw item); absent until the
-   * conversation has shown that its windows extend each other (src/runs/window-memo.ts).
+   * Its messages, as normaliseMessages returned them (one per raw item); absent when the window did
+   * not extend the one before it (src/runs/window-memo.ts).
    */
   messages?: readonly Message[];
 }

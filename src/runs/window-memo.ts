@@ -1,11 +1,12 @@
 // The core's memo of each conversation's last input window (issue 11): the raw JSON up to its
 // closing `]` and the messages read from it, so the conversation's next request, whose window
 // repeats it, parses only what is new (src/conventions/genai-window.ts decides when that holds).
-// A window's messages are kept only when it extended the conversation's window before it; a first
-// window, or one after an edited, trimmed or unrelated one, is kept as its raw JSON alone (a string
-// the span holds anyway), so the next window can show that it extends it. Kept messages outlive
-// the young generation: kept for every window of a service batch whose conversations never
-// extended (a sliding history, agents of their own under one id), they cost ~15 % of its CPU in GC.
+// A window's messages are kept when it is the conversation's first or it extended the window kept
+// before it; a window that did not (edited, trimmed or unrelated history: a sliding window, agents
+// of their own under one id) is kept as its raw JSON alone (a string the span holds anyway), so the
+// next window can still show that it extends it. Kept messages outlive the young generation: kept
+// for every window of a service batch whose conversations never extended, they cost ~15 % of its
+// CPU in GC.
 // A bounded cache (entries, bytes, idle expiry), never a source of truth: an evicted or missing
 // entry only means the next request is read in full. Must never hold more than its bounds.
 
@@ -38,7 +39,7 @@ export class WindowMemos {
   slot(key: string): WindowMemo {
     return {
       prior: () => this.map.get(key),
-      remember: (w, extendsPrior) => this.remember(key, extendsPrior ? w : { body: w.body }),
+      remember: (w, extendsPrior) => this.remember(key, extendsPrior || this.map.peek(key) === undefined ? w : { body: w.body }),
     };
   }
 

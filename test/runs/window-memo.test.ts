@@ -161,7 +161,7 @@ describe('window reuse through the core: the same findings as reads that never r
     expect(memos.slot('c1099').prior()).toBeUndefined();
   });
 
-  it('messages are kept only once a window extended the one before it; a first or unrelated window keeps its raw JSON alone', () => {
+  it("messages are kept for a conversation's first window and each window that extends the one before; an unrelated one keeps its raw JSON alone", () => {
     const memos = new WindowMemos(60_000, () => 0);
     const slot = memos.slot('c');
     const next = conversationTurns(5);
@@ -174,12 +174,13 @@ describe('window reuse through the core: the same findings as reads that never r
       readBoth(raw, slot);
       kept.push(slot.prior()?.messages?.length);
     }
-    // Turn 1: raw JSON only. Turn 2 extends it (read in full, messages kept); turn 3 reuses them;
-    // turn 4 does not extend (raw only again); turn 5 extends turn 4 (messages kept).
-    expect(kept.map((n) => n !== undefined)).toEqual([false, true, true, false, true]);
+    // Turns 1-3: messages kept (the first, then extensions). Turn 4 does not extend turn 3: raw
+    // JSON only. Turn 5 extends turn 4 (read in full, messages kept again).
+    expect(kept.map((n) => n !== undefined)).toEqual([true, true, true, false, true]);
     expect(slot.prior()!.body).toBe(raws[4]!.slice(0, raws[4]!.lastIndexOf(']')));
     // A window kept without messages is counted as its raw JSON.
-    slot.remember({ body: '[{"a":1}', messages: [] }, false);
+    slot.remember({ body: '[{"a":1}', messages: [{ role: 'user', parts: [] }] }, false);
+    expect(slot.prior()!.messages).toBeUndefined();
     expect(memos.bytes).toBe(2 * '[{"a":1}'.length + 128);
   });
 });
