@@ -2,7 +2,7 @@
 // of constant-time key tests and one scope-name compare. A superset of what the convention
 // readers claim (src/conventions/registry.ts `isAgentSpan`; the core decides after the copy).
 // Must never parse, copy or allocate: every ordinary span pays for this.
-// The agent-key test walks the span's own (few) keys once, with a (first character, length)
+// The agent-key test walks the span's own (few) keys once, with a (length, first character)
 // filter, rather than probing 16 keys it does not have: V8 answers a missing key quickly only at a
 // load site that has seen few object shapes, and an app's spans have many. The conversation-key
 // test (7 keys, at every span start) probes instead, one load site per key: free while the sites
@@ -39,32 +39,38 @@ const AGENT_SCOPE_B = 'gen_ai';
 const MAX_FILTERED_LENGTH = 63;
 
 /**
- * A key set with a filter in front: a 128 x 64 table indexed by (first char code, length), so
- * most ordinary keys (`server.port` beside `session.id`) are rejected by one typed-array load and
- * never reach Set.has. A non-ASCII first character always passes on to the set.
+ * A key set with two filters in front: the lengths its keys have, then a 128 x 64 table indexed
+ * by (first char code, length), so most ordinary keys are rejected by one or two typed-array loads
+ * (`server.port` beside `session.id`) and never reach Set.has. A non-ASCII first character always
+ * passes on to the set.
  */
 export interface KeySet {
   keys: ReadonlySet<string>;
+  lengths: Uint8Array;
   firstCharLength: Uint8Array;
 }
 
 export function keySet(keys: Iterable<string>): KeySet {
   const set = new Set(keys);
+  const lengths = new Uint8Array(MAX_FILTERED_LENGTH + 1);
   const firstCharLength = new Uint8Array(128 * (MAX_FILTERED_LENGTH + 1));
   for (const k of set) {
+    const n = Math.min(k.length, MAX_FILTERED_LENGTH);
+    lengths[n] = 1;
     const c = k.charCodeAt(0);
-    if (c < 128) firstCharLength[c * (MAX_FILTERED_LENGTH + 1) + Math.min(k.length, MAX_FILTERED_LENGTH)] = 1;
+    if (c < 128) firstCharLength[c * (MAX_FILTERED_LENGTH + 1) + n] = 1;
   }
-  return { keys: set, firstCharLength };
+  return { keys: set, lengths, firstCharLength };
 }
 
 const AGENT_KEYS: KeySet = keySet(AGENT_SPAN_KEYS);
 
-/** One key: its (first character, length) in the table (or a non-ASCII first character), then the set. */
+/** One key: its length, then its (first character, length) (or a non-ASCII first character), then the set. */
 function holdsKey(ks: KeySet, k: string): boolean {
+  const n = k.length < MAX_FILTERED_LENGTH ? k.length : MAX_FILTERED_LENGTH;
+  if (ks.lengths[n] === 0) return false;
   const c = k.charCodeAt(0);
-  const n = k.length;
-  return (c >= 128 || ks.firstCharLength[c * (MAX_FILTERED_LENGTH + 1) + (n < MAX_FILTERED_LENGTH ? n : MAX_FILTERED_LENGTH)] === 1) && ks.keys.has(k);
+  return (c >= 128 || ks.firstCharLength[c * (MAX_FILTERED_LENGTH + 1) + n] === 1) && ks.keys.has(k);
 }
 
 export function looksLikeAgentSpan(attributes: Readonly<Record<string, unknown>> | undefined, scopeName: string | undefined): boolean {

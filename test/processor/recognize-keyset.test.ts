@@ -1,4 +1,4 @@
-// Pins the (first character, length) filter of src/processor/recognize.ts (keySet/hasAnyKey and
+// Pins the (length, first character) filter of src/processor/recognize.ts (keySet/hasAnyKey and
 // looksLikeAgentSpan's walk): a key passes only when it is in the set, whatever its first
 // character and length share with the set's keys; non-ASCII first characters and keys past the
 // table's lengths go on to the set; the conversation-key probe covers every CONVERSATION_ID_KEYS
