@@ -20,9 +20,7 @@ import type { LogData, SpanData } from '../model/telemetry.js';
 import { spanKey } from '../model/telemetry.js';
 import { annotate, fromSpanData, hrTimeToNanos, otlpKind, resourceAttributes, scopeOf, toSpanData } from './sdk-span.js';
 import { CONVERSATION_ID_KEYS } from '../conventions/conversation-keys.js';
-import { hasAnyKey, keySet, looksLikeAgentSpan } from './recognize.js';
-
-const CONVERSATION_KEY_SET = keySet(CONVERSATION_ID_KEYS);
+import { hasConversationKey, looksLikeAgentSpan } from './recognize.js';
 import { PendingLogs, type PendingLogStats } from './log-buffer.js';
 import { WorkerAnalysis, postedBytes, type WorkerAnalysisStats } from './worker-analysis.js';
 
@@ -145,6 +143,17 @@ export class FootprintSpanProcessor implements SpanProcessor {
   /** Traces that held agent spans and whose local root has not ended yet. */
   private readonly agentTraces = new Set<string>();
   private readonly counters = { ended: 0, agentSpans: 0, annotated: 0, carriers: 0, errors: 0 };
+  /**
+   * Whether onStart looks for a conversation id: decided once, at construction. True unless an
+   * injected core has no noteSpanStart (the worker, and the FootprintCore it falls back to, have it).
+   */
+  private readonly notesStarts: boolean;
+  /**
+   * The SDK's experimental onEnding hook, present only when `next` has one (decided at
+   * construction): the SDK calls a processor's onEnding for every span when it is there, so an
+   * ordinary span pays nothing for a `next` that does not use it.
+   */
+  declare readonly onEnding?: (span: Span) => void;
 
   constructor(options: FootprintSpanProcessorOptions) {
     if (!options || !options.next) throw new Error('footprint-otel: FootprintSpanProcessor needs { next: SpanProcessor }');
@@ -160,6 +169,10 @@ export class FootprintSpanProcessor implements SpanProcessor {
       rememberSpans: false,
     };
     this.injectedCore = options.core;
+    this.notesStarts = options.core === undefined || typeof options.core.noteSpanStart === 'function';
+    if (typeof (options.next as SpanProcessor & { onEnding?: unknown }).onEnding === 'function') {
+      this.onEnding = (span: Span) => this.forwardEnding(span);
+    }
     this.pendingLogs = options.pendingLogs ?? new PendingLogs({ limits });
     if (options.analysis === 'worker') this.startWorker();
     else if (options.analysis !== undefined && options.analysis !== 'in-thread') diag.warn(`footprint-otel: analysis "${String(options.analysis)}" is not one of in-thread, worker; running in-thread`);
@@ -207,21 +220,12 @@ export class FootprintSpanProcessor implements SpanProcessor {
   onStart(span: Span, parentContext: Context): void {
     // A turn span usually carries the conversation id from its start, but ends after its children:
     // tell the core now, so the chat spans that end first are already in their conversation.
-    if (this.worker || this.core.noteSpanStart) {
+    // Kept small (the rare paths are methods of their own): V8 inlines this hook into the SDK's
+    // span constructor, and every byte here is inlining budget the SDK's own code no longer gets.
+    if (this.notesStarts) {
       try {
         const attrs = (span as unknown as ReadableSpan).attributes;
-        if (attrs && hasAnyKey(attrs, CONVERSATION_KEY_SET)) {
-          for (let i = 0; i < CONVERSATION_ID_KEYS.length; i++) {
-            const k = CONVERSATION_ID_KEYS[i]!;
-            const v = attrs[k];
-            if (typeof v === 'string' && v !== '') {
-              const started = startedSpanData(span as unknown as ReadableSpan, k, v);
-              if (this.worker) this.worker.noteStart(started);
-              else this.core.noteSpanStart?.(started);
-              break;
-            }
-          }
-        }
+        if (attrs && hasConversationKey(attrs)) this.noteConversationStart(span as unknown as ReadableSpan, attrs);
       } catch (e) {
         this.warn('noting a span start failed', e);
       }
@@ -233,12 +237,24 @@ export class FootprintSpanProcessor implements SpanProcessor {
     }
   }
 
-  /** Forwarded so a `next` that uses the (experimental) hook still sees it. */
-  onEnding(span: Span): void {
-    const n = this.next as SpanProcessor & { onEnding?: (s: Span) => void };
-    if (typeof n.onEnding !== 'function') return;
+  /** Hands the core (or the worker) the span's first non-empty conversation id, as it starts. */
+  private noteConversationStart(span: ReadableSpan, attrs: ReadableSpan['attributes']): void {
+    for (let i = 0; i < CONVERSATION_ID_KEYS.length; i++) {
+      const k = CONVERSATION_ID_KEYS[i]!;
+      const v = attrs[k];
+      if (typeof v === 'string' && v !== '') {
+        const started = startedSpanData(span, k, v);
+        if (this.worker) this.worker.noteStart(started);
+        else this.core.noteSpanStart?.(started);
+        return;
+      }
+    }
+  }
+
+  /** Forwards `next.onEnding` (the SDK's experimental hook), if `next` has one; see the constructor. */
+  private forwardEnding(span: Span): void {
     try {
-      n.onEnding(span);
+      (this.next as SpanProcessor & { onEnding(s: Span): void }).onEnding(span);
     } catch (e) {
       this.warn('next.onEnding threw', e);
     }
@@ -248,12 +264,18 @@ export class FootprintSpanProcessor implements SpanProcessor {
     this.counters.ended++;
     // The O(1) early exit: ordinary spans go straight on. The one exception is the root of a trace
     // that held agent spans (the disposition's fallback home when the app wrote no invoke_agent).
-    if (!looksLikeAgentSpan(span.attributes, span.instrumentationScope?.name) && !this.isRootOfAgentTrace(span)) {
-      if (this.pendingLogs.size !== 0) this.discardLogs(span);
-      if (this.worker?.busy) this.worker.hold(span);
-      else this.forward(span);
+    // Kept small like onStart: the agent path is a method of its own.
+    if (looksLikeAgentSpan(span.attributes, span.instrumentationScope?.name) || this.isRootOfAgentTrace(span)) {
+      this.endAgentSpan(span);
       return;
     }
+    if (this.pendingLogs.size !== 0) this.discardLogs(span);
+    if (this.worker?.busy) this.worker.hold(span);
+    else this.forward(span);
+  }
+
+  /** An agent span (or the root of an agent trace): read, annotated, forwarded with its carriers. */
+  private endAgentSpan(span: ReadableSpan): void {
     if (this.worker) {
       this.submitToWorker(this.worker, span);
       return;

@@ -146,6 +146,19 @@ describe('FootprintSpanProcessor', () => {
     expect(calls).toEqual(['chat x']);
   });
 
+  it('has an onEnding only when next has one, and forwards it (a throw stays inside)', () => {
+    const plain: SpanProcessor = { onStart: () => {}, onEnd: () => {}, forceFlush: async () => {}, shutdown: async () => {} };
+    expect(new FootprintSpanProcessor({ next: plain, core: new FakeCore() }).onEnding).toBeUndefined();
+    const ending: string[] = [];
+    const withEnding = { ...plain, onEnding: (s: Span) => { ending.push((s as unknown as ReadableSpan).name); if (ending.length > 1) throw new Error('ending'); } };
+    const fp = new FootprintSpanProcessor({ next: withEnding, core: new FakeCore() });
+    expect(typeof fp.onEnding).toBe('function');
+    const span = { name: 'GET /x' } as unknown as Span;
+    fp.onEnding!(span);
+    expect(() => fp.onEnding!(span)).not.toThrow();
+    expect(ending).toEqual(['GET /x', 'GET /x']);
+  });
+
   it('joins the log records of a span and hands them to the core with it', () => {
     const core = new FakeCore();
     pipe = makePipeline({ core });
