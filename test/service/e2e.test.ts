@@ -177,6 +177,24 @@ describe('e2e: downstream protocol and compression, shutdown', () => {
     }
   });
 
+  it('downstream http/protobuf with gzip: the original bytes with findings appended arrive compressed and whole', async () => {
+    const own = await startService(testConfig({ downstream: downstreamTo(sink, { protocol: 'http/protobuf', compression: 'gzip' }), declarationsPath: DECLARATIONS }), { loadDeclarations: loadDeclarationsFile, log: silentLog });
+    try {
+      const { spans, logs, traceId } = retraced('otel-instrumentation-openai');
+      expect((await postLogs(logs, own)).status).toBe(200);
+      const before = sink.requests.length;
+      expect((await exportVia(exporterFor('proto', own.address), readable(spans))).code).toBe(0);
+      const reqs = sink.requests.slice(before).filter((r) => r.path === '/v1/traces');
+      expect(reqs.length).toBeGreaterThan(0);
+      expect(reqs.every((r) => r.contentType === 'application/x-protobuf' && r.gzip)).toBe(true);
+      expect(sink.spans.filter((s) => s.traceId === traceId).length).toBe(spans.length);
+      // The findings were appended to the forwarded spans' own bytes (sent as pieces, compressed as one).
+      expect(findingEvents(traceId).map(({ e }) => e.attributes[ATTR_FINDING_KIND])).toContain('unsupported-argument');
+    } finally {
+      await own.shutdown();
+    }
+  });
+
   it('shutdown answers the batch in flight before it closes', async () => {
     const slow = await startSink();
     slow.delayMs = 300;

@@ -22,7 +22,7 @@ export interface Sink {
   url: string;
   spans: SpanData[];
   logs: LogData[];
-  requests: { path: string; contentType: string; status: number }[];
+  requests: { path: string; contentType: string; status: number; gzip?: boolean }[];
   /** While true, every request is answered 503. */
   down: boolean;
   /** Milliseconds to wait before answering. */
@@ -66,7 +66,7 @@ export async function startSink(): Promise<Sink> {
         sink.logs.push(...r.value.logs);
       } else sink.logs.push(...decodeOtlpJsonText(body.toString('utf8'), 'sink').logs);
     }
-    sink.requests.push({ path: req.url ?? '', contentType: ct, status: 200 });
+    sink.requests.push({ path: req.url ?? '', contentType: ct, status: 200, ...(req.headers['content-encoding'] === 'gzip' ? { gzip: true } : {}) });
     res.writeHead(200, { 'Content-Type': ct }).end();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
