@@ -102,7 +102,7 @@ async function post(url: string, body: Uint8Array | Pieces, contentType: string,
   } catch {
     return { ok: false, retryable: false, reason: `bad ${signal} endpoint ${url}` };
   }
-  const pieces: readonly Uint8Array[] = body instanceof Uint8Array ? [body] : body;
+  const pieces: readonly Uint8Array[] = body instanceof Uint8Array ? [body] : body.filter((p) => p.byteLength > 0);
   const payload: Buffer[] = cfg.compression === 'gzip' ? [gzipSync(pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces))] : pieces.map(asBuffer);
   const headers: Record<string, string> = { ...cfg.headers, 'Content-Type': contentType, 'Content-Length': String(piecesLength(payload)), 'User-Agent': USER_AGENT };
   if (cfg.compression === 'gzip') headers['Content-Encoding'] = 'gzip';
@@ -141,7 +141,8 @@ function attempt(u: URL, payload: readonly Buffer[], headers: Record<string, str
       done({ outcome: { ok: false, retryable: true, reason: `${signal} export failed: ${e.message}` }, ...(stale ? { staleSocket: true } : {}) });
     });
     for (let i = 0; i < payload.length - 1; i++) req.write(payload[i]!);
-    req.end(payload[payload.length - 1]);
+    if (payload.length > 0) req.end(payload[payload.length - 1]);
+    else req.end();
   });
 }
 
