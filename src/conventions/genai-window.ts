@@ -33,10 +33,10 @@ function extendsBody(value: string, prior: string): boolean {
   return value.slice(0, n) === prior;
 }
 
-/** The window's messages, from the prior window's messages plus the parsed suffix; undefined when it does not extend it. */
+/** The window's messages, from the prior window's messages plus the parsed suffix (`value` extends its body); undefined when they cannot be reused. */
 function extendPrior(value: string, key: string, scope: GenAiScope, memo: WindowMemo, prior: PriorWindow): Message[] | undefined {
   const { limits } = scope;
-  if (!prior.messages || value.length > limits.maxJsonAttributeBytes || !extendsBody(value, prior.body)) return undefined;
+  if (!prior.messages || value.length > limits.maxJsonAttributeBytes) return undefined;
   const n = prior.body.length;
   let parsed: unknown;
   try {
@@ -61,14 +61,15 @@ function extendPrior(value: string, key: string, scope: GenAiScope, memo: Window
 export function readWindowAttribute(value: AttrValue | undefined, key: string, scope: GenAiScope, memo: WindowMemo | undefined): Message[] | undefined {
   if (memo === undefined || typeof value !== 'string') return readMessagesAttribute(value, key, scope);
   const prior = memo.prior();
-  const reused = prior && extendPrior(value, key, scope, memo, prior);
+  const extendsPrior = prior !== undefined && extendsBody(value, prior.body);
+  const reused = extendsPrior && extendPrior(value, key, scope, memo, prior);
   if (reused) return reused;
   const sink = new CountingSink(scope.diagnostics);
   const messages = readMessagesAttribute(value, key, { ...scope, diagnostics: sink });
   if (messages !== undefined && messages.length > 0 && sink.count === 0) {
     const end = value.lastIndexOf(']');
     // Only a window whose items all became messages (none skipped, so a count check holds).
-    if (end > 0) memo.remember({ body: value.slice(0, end), messages }, prior !== undefined && extendsBody(value, prior.body));
+    if (end > 0) memo.remember({ body: value.slice(0, end), messages }, extendsPrior);
   }
   return messages;
 }

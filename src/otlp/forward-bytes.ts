@@ -121,8 +121,9 @@ export function rebuildTraceRequest(layout: TraceLayout, replace: SpanReplacemen
         const r = sp.span === undefined ? undefined : replace.get(sp.span);
         if (r === undefined) verbatim(scope, sp);
         else if (r !== null) {
-          const chunks = r instanceof Uint8Array ? [r] : [...r];
-          wrap(scope, 2, { body, chunks, length: piecesLength(chunks), runStart: 0, runEnd: -1 });
+          const span = newOut(body);
+          for (const c of r instanceof Uint8Array ? [r] : r) push(span, c);
+          wrap(scope, 2, span);
         }
       }
       wrap(res, 2, scope);

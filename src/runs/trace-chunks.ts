@@ -1,9 +1,10 @@
 // Splits one call's input into one part per trace, in the order the core should read them: log
 // records whose trace has no span in the input first (they complete spans read earlier), then each
 // trace by its earliest span start. The core reads a large batch (a service's 512 spans) part by
-// part, so it never holds every request's parsed window at once: they all outlived the young
-// generation and were copied and promoted (issue 11, the service's GC). A part is what a smaller
-// batch of the same trace would have been. Must never drop, copy or reorder within a trace.
+// part, so it never holds every request's parsed window at once (its peak heap; no CPU change was
+// measured: issue 11, bench/RESULTS.md), in the order the in-process path reads spans in. A part
+// is what a smaller batch of the same trace would have been. Must never drop, copy or reorder
+// within a trace.
 
 import type { LogData, SpanData } from '../model/telemetry.js';
 import type { ProcessInput } from './options.js';

@@ -39,13 +39,15 @@ export class WindowMemos {
   slot(key: string): WindowMemo {
     return {
       prior: () => this.map.get(key),
-      remember: (w, extendsPrior) => this.remember(key, extendsPrior || this.map.peek(key) === undefined ? w : { body: w.body }),
+      remember: (w, extendsPrior) => this.remember(key, w, extendsPrior),
     };
   }
 
-  private remember(key: string, w: PriorWindow): void {
-    const size = windowBytes(w);
+  private remember(key: string, window: Required<PriorWindow>, extendsPrior: boolean): void {
     const before = this.map.peek(key);
+    // Messages only for the conversation's first window or one that extends the window before.
+    const w: PriorWindow = extendsPrior || before === undefined ? window : { body: window.body };
+    const size = windowBytes(w);
     if (before) {
       this.totalBytes -= windowBytes(before);
       this.map.delete(key);

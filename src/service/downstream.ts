@@ -1,9 +1,9 @@
 // Where batches go after the core: traces as OTLP/HTTP (protobuf or JSON, per config), either as
 // a request the pipeline already encoded once (src/service/onward.ts: the original bytes with
-// findings appended, as pieces written in one writev) or written here by our own encoder from the decoded spans
-// (src/otlp/encode-traces.ts), and log records as
-// their original OTLP bytes (forwarded unchanged: re-encoding would lose fields), each by ONE
-// HTTP POST per call whose answer is read and passed on faithfully:
+// findings appended, as pieces written in one writev) or written here by our own encoder from the
+// decoded spans (src/otlp/encode-traces.ts), and log records as their original OTLP bytes
+// (forwarded unchanged: re-encoding would lose fields), each by ONE HTTP POST per call whose
+// answer is read and passed on faithfully:
 //   2xx                      -> accepted (a partialSuccess in the body is read and returned);
 //   429, 502, 503, 504, a network error or a timeout before any answer
 //                            -> retryable, with the downstream's Retry-After as it was sent;
