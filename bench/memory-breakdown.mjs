@@ -1,7 +1,7 @@
 // Memory breakdown (issue 11): what a held conversation costs, by part. Runs the memory bench's
 // workload (bench/memory.mjs, default limits) for BENCH_MEMORY_CONVERSATIONS conversations (12,000
 // unless set), then attributes the state two ways: stateBytes' own estimate per part, and the real
-// heap each part frees when it is dropped (heapUsed after gc() before and after, parts dropped one
+// heap each part frees when it is dropped (heapUsed + arrayBuffers after gc() before and after, parts dropped one
 // after another, so a string shared by two parts is counted for the last holder). A measuring tool:
 // reaches into the core's private fields, never used by the library. Run with --expose-gc.
 
@@ -12,7 +12,8 @@ import { FootprintSpanProcessor, FootprintCore } from '../dist/index.js';
 import { BENCH_DECLARATIONS } from './workload.mjs';
 import { isMain, noopExporter, round, yieldToLoop } from './lib.mjs';
 import { runTurn, TURNS, WAVE } from './memory.mjs';
-import { servedBytes, ledgerRowBytes, CHOSEN_BYTES, CONVERSATION_BYTES } from '../dist/runs/conversations.js';
+import { ledgerRowBytes, CHOSEN_BYTES, CONVERSATION_BYTES } from '../dist/runs/conversations.js';
+import { ServedHistory } from '../dist/runs/served-history.js';
 
 void ROOT_CONTEXT;
 const MB = 2 ** 20;
@@ -23,7 +24,9 @@ const gc = () => {
 };
 const heap = () => {
   gc();
-  return process.memoryUsage().heapUsed;
+  // The JS heap and the array buffers (the served history keeps its stores off the heap).
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
 };
 
 /** stateBytes' own estimate, by part (the same functions the store counts with). */
@@ -31,7 +34,7 @@ function estimates(core) {
   const convs = [...core.conversations.map.values()];
   const e = { served: 0, chosen: 0, ledger: 0, pendingChoice: 0, shells: convs.length * CONVERSATION_BYTES, conversationsTotal: core.conversations.bytes };
   for (const s of convs) {
-    for (const x of s.served) e.served += servedBytes(x.text);
+    e.served += s.served.bytes;
     e.chosen += s.chosen.size * CHOSEN_BYTES;
     for (const r of s.ledger) e.ledger += ledgerRowBytes(r);
     e.pendingChoice += s.pendingChoice?.bytes ?? 0;
@@ -87,11 +90,8 @@ export async function breakdown({ conversations = Number(process.env.BENCH_MEMOR
   drop('ledger rows', () => {
     for (const s of states()) s.ledger = [];
   });
-  drop('servedTexts keys', () => {
-    for (const s of states()) if (s.servedTexts) s.servedTexts = new Set();
-  });
-  drop('served history', () => {
-    for (const s of states()) s.served = [];
+  drop('served history (numbers and UTF-8 texts, in array buffers)', () => {
+    for (const s of states()) s.served = new ServedHistory();
   });
   drop('conversation shells (map entry, key, resultTools, counters)', () => core.conversations.clear());
   await provider.shutdown();

@@ -11,14 +11,13 @@ import type { Frame, ServedString } from './frame.js';
 import type { ToolCall } from '../model/agent.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { soleArgumentOf, type SoleArgument } from './sole-argument.js';
+import { ServedHistory, type ServedAddition } from './served-history.js';
 
 export interface ConversationState {
   key: string;
   requests: number;
-  /** Served strings of earlier requests, first sighting of each text only. */
-  served: EarlierServed[];
-  /** `servedKey` of every kept served string. */
-  servedTexts: Set<number>;
+  /** Served strings of earlier requests, first sighting of each text only (keyed by `servedKey`). */
+  served: ServedHistory;
   /** Tools whose results some earlier request's window held. */
   resultTools: Set<string>;
   /**
@@ -82,17 +81,6 @@ export function servedKey(text: string): number {
 }
 
 /**
- * A served string as the history keeps it: one object literal of one shape (a spread plus a new
- * key gave each record an extra property array), only the fields the string has.
- */
-function earlierServed(s: ServedString, request: number): EarlierServed {
-  if (s.callId !== undefined && s.toolName !== undefined) return { source: s.source, message: s.message, text: s.text, request, callId: s.callId, toolName: s.toolName };
-  if (s.callId !== undefined) return { source: s.source, message: s.message, text: s.text, request, callId: s.callId };
-  if (s.toolName !== undefined) return { source: s.source, message: s.message, text: s.text, request, toolName: s.toolName };
-  return { source: s.source, message: s.message, text: s.text, request };
-}
-
-/**
  * Bytes a kept string holds: V8 keeps a string whose characters are all Latin-1 at one byte a
  * character, any other at two, plus a header. The test runs once per kept string (its first
  * sighting), not per request.
@@ -103,9 +91,8 @@ export function stringBytes(text: string): number {
 }
 
 /**
- * What the history holds for one served string besides its text: its record, its key in
- * `servedTexts` and their slots. Measured with bench/memory-breakdown.mjs (issue 11): ~110 bytes
- * a record, ~26 a key.
+ * What a string held as a JS string costs besides its text: its record and slot. Counts the
+ * pending choice's frame (src/runs/served-history.ts counts the history's own bytes).
  */
 export const SERVED_RECORD_BYTES = 136;
 /** One ledger row besides its arguments and result: the row, its span ref and ids, its reading, its start time and slot (~360 measured). */
@@ -119,7 +106,7 @@ export const CHOSEN_BYTES = 96;
  */
 export const CONVERSATION_BYTES = 896;
 
-/** Estimated bytes of one served string as the history keeps it. */
+/** Estimated bytes of one served or written string kept as a JS string with its record (a pending choice's frame). */
 export const servedBytes = (text: string) => stringBytes(text) + SERVED_RECORD_BYTES;
 
 /** A parsed value (arguments, a result): about its JSON's length, one byte a character when Latin-1. */
@@ -172,33 +159,59 @@ export class ConversationStore {
   get(key: string): ConversationState {
     let s = this.map.get(key);
     if (!s) {
-      s = { key, requests: 0, served: [], servedTexts: new Set(), resultTools: new Set(), chosen: new Map(), ledger: [], bytes: 0, incomplete: false };
+      s = { key, requests: 0, served: new ServedHistory(), resultTools: new Set(), chosen: new Map(), ledger: [], bytes: 0, incomplete: false };
       this.map.set(key, s);
     }
     return s;
   }
 
+  private fits(state: ConversationState, size: number, items: number): boolean {
+    return state.bytes + size <= this.limits.maxBytesPerConversation && items < this.limits.maxCallsPerConversation;
+  }
+
   private room(state: ConversationState, size: number, items: number): boolean {
-    if (state.bytes + size > this.limits.maxBytesPerConversation || items >= this.limits.maxCallsPerConversation) {
+    if (!this.fits(state, size, items)) {
       state.incomplete = true;
       return false;
     }
+    this.charge(state, size);
+    return true;
+  }
+
+  private charge(state: ConversationState, size: number): void {
     state.bytes += size;
     this.totalBytes += size;
     this.enforceTotal();
-    return true;
   }
 
   /** Records a request's served strings and result tools after it was checked. */
   recordServed(state: ConversationState, request: number, served: readonly ServedString[], resultTools: Iterable<string>): void {
     for (const t of resultTools) state.resultTools.add(t);
+    const history = state.served;
+    const additions: ServedAddition[] = [];
+    let keys: Set<number> | undefined;
     for (const s of served) {
       if (s.source === 'tool-schema') continue;
       const key = servedKey(s.text);
-      if (state.servedTexts.has(key)) continue;
-      if (!this.room(state, servedBytes(s.text), state.served.length)) continue;
-      state.servedTexts.add(key);
-      state.served.push(earlierServed(s, request));
+      if (history.has(key) || keys?.has(key)) continue;
+      (keys ??= new Set()).add(key);
+      additions.push({ key, request, served: s });
+    }
+    if (additions.length === 0) return;
+    const before = history.bytes;
+    // All of the request's new strings at once (one growth of the history's stores), when they fit.
+    const all = history.bytesAfter(additions) - before;
+    if (this.fits(state, all, history.length + additions.length - 1)) {
+      history.add(additions);
+      this.charge(state, history.bytes - before);
+      return;
+    }
+    // Else one at a time, as far as the bounds allow (the state is then marked incomplete).
+    for (const a of additions) {
+      const was = history.bytes;
+      if (!this.room(state, history.bytesAfter([a]) - was, history.length)) continue;
+      history.add([a]);
+      // bytesAfter is what add allocates: charged above.
     }
   }
 
@@ -249,12 +262,19 @@ export class ConversationStore {
     this.map.delete(traceKey);
     const into = this.get(convKey);
     const offset = into.requests;
-    for (const s of orphan.served) {
-      const key = servedKey(s.text);
-      if (into.servedTexts.has(key)) continue;
-      into.servedTexts.add(key);
-      into.served.push(earlierServed(s, offset + s.request));
+    const additions: ServedAddition[] = [];
+    for (let i = 0; i < orphan.served.length; i++) {
+      const key = orphan.served.keyAt(i);
+      if (into.served.has(key)) continue;
+      const s = orphan.served.record(i);
+      additions.push({ key, request: offset + s.request, served: s });
     }
+    // The orphan's history goes with it; what `into`'s grows by is counted instead.
+    const historyBefore = into.served.bytes;
+    into.served.add(additions);
+    const historyDelta = into.served.bytes - historyBefore - orphan.served.bytes;
+    this.totalBytes += historyDelta;
+    into.bytes += historyDelta;
     for (const t of orphan.resultTools) into.resultTools.add(t);
     for (const [id, c] of orphan.chosen) if (!into.chosen.has(id)) into.chosen.set(id, { ...c, request: offset + c.request });
     for (const row of orphan.ledger) into.ledger.push(row.request !== undefined ? { ...row, request: offset + row.request } : row);

@@ -106,7 +106,9 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
   const earlierServed = () => {
     if (earlier) return earlier;
     const inWindow = new Set(frame.served.map((s) => servedKey(s.text)));
-    return (earlier = state.served.slice(0, historyLength).filter((s) => !inWindow.has(servedKey(s.text))));
+    earlier = [];
+    for (let i = 0; i < historyLength; i++) if (!inWindow.has(state.served.keyAt(i))) earlier.push(state.served.record(i));
+    return earlier;
   };
   const presentResultTools = resultToolsOf(req, state);
 
@@ -227,9 +229,9 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
     const rowByCall = new Map<string, LedgerRow>();
     for (const r of state.ledger) if (r.callId && !rowByCall.has(r.callId)) rowByCall.set(r.callId, r);
     const firstServed = new Map<number, number>();
-    for (const e of state.served) {
-      const key = servedKey(e.text);
-      if (!firstServed.has(key)) firstServed.set(key, e.request);
+    for (let i = 0; i < state.served.length; i++) {
+      const key = state.served.keyAt(i);
+      if (!firstServed.has(key)) firstServed.set(key, state.served.requestAt(i));
     }
     const windowResults: WindowResult[] = frame.served
       .filter((s) => s.source === 'tool-result')
@@ -311,7 +313,9 @@ function notArmed(check: string): CheckTally {
 
 /** The user messages the conversation's earlier requests were served (first sighting of each). */
 function earlierUserTexts(state: ConversationState): string[] {
-  return state.served.filter((s) => s.source === 'user').map((s) => s.text);
+  const texts: string[] = [];
+  for (let i = 0; i < state.served.length; i++) if (state.served.sourceAt(i) === 'user') texts.push(state.served.textAt(i));
+  return texts;
 }
 
 /** The window's last user message (this turn's question), as `userMessage` when there is one. */

@@ -1,19 +1,23 @@
 // The one codec between a conversation's in-memory state (ConversationState) and the compact
-// snapshot a shared store keeps: versioned JSON, bigints and bytes tagged, derived fields
-// (servedTexts) rebuilt on decode. `pendingChoice` is never stored: it holds a closure and a whole
+// snapshot a shared store keeps: versioned JSON, bigints and bytes tagged, the served history as
+// its records (rebuilt, keyed again, on decode). `pendingChoice` is never stored: it holds a closure and a whole
 // frame, and only matters to a tool declaration arriving on the same instance moments later.
 // Must never throw at a caller: a snapshot that does not parse, or is of another version, decodes
 // to undefined (the turn is then judged without that history, never with a guessed one).
 
 import { z } from 'zod';
 import type { ConversationState } from '../runs/conversations.js';
+import type { EarlierServed } from '../checks/unsupported-argument.js';
 import { servedKey } from '../runs/conversations.js';
+import { ServedHistory } from '../runs/served-history.js';
 
 /** Bumped whenever the snapshot's shape changes; a snapshot of another version is not read. */
 // 2 (issue 11): `b` counts the state with the estimates of src/runs/conversations.ts (Latin-1
 // strings at one byte a character, records' fixed parts); a version-1 entry is refused, not read
 // with bytes of the old estimate.
-export const CODEC_VERSION = 2;
+// 3 (issue 11): the served history is held as UTF-8 with its numbers (src/runs/served-history.ts)
+// and `b` counts it that way.
+export const CODEC_VERSION = 3;
 
 /**
  * Every ConversationState field and how the codec treats it. A field added to the interface
@@ -23,7 +27,6 @@ export const CODEC_FIELDS: Record<keyof ConversationState, 'stored' | 'derived' 
   key: 'stored',
   requests: 'stored',
   served: 'stored',
-  servedTexts: 'derived',
   resultTools: 'stored',
   chosen: 'stored',
   ledger: 'stored',
@@ -43,6 +46,8 @@ const Snapshot = z.object({
   c: z.array(z.union([z.tuple([z.string(), z.number(), z.string()]), z.tuple([z.string(), z.number(), z.string(), z.string(), z.union([z.string(), z.number(), z.boolean()])])])),
   l: z.array(z.object({ span: z.object({ traceId: z.string(), spanId: z.string() }).passthrough(), traceId: z.string(), toolName: z.string(), outcome: z.string() }).passthrough()),
   b: z.number().nonnegative(),
+  // The bytes of `b` that were the writer's served history: the reader's own copy replaces them.
+  h: z.number().nonnegative(),
   i: z.boolean(),
 });
 
@@ -71,12 +76,13 @@ export function encodeConversation(s: ConversationState): string {
     v: CODEC_VERSION,
     k: s.key,
     r: s.requests,
-    s: s.served,
+    s: s.served.all(),
     t: [...s.resultTools],
     c: [...s.chosen].map(([id, c]) => (c.soleArgument ? [id, c.request, c.toolName, c.soleArgument.key, c.soleArgument.value] : [id, c.request, c.toolName])),
     l: s.ledger,
     // The pending choice is not stored, so neither are its bytes.
     b: s.bytes - (s.pendingChoice?.bytes ?? 0),
+    h: s.served.bytes,
     i: s.incomplete,
   };
   return JSON.stringify(snap, replacer);
@@ -94,16 +100,15 @@ export function decodeConversation(text: string): ConversationState | undefined 
   if (!p.success) return undefined;
   const d = p.data;
   // JSON.parse's reviver drops a key whose value revives to undefined, as the state never had it.
-  const served = d.s as unknown as ConversationState['served'];
+  const served = ServedHistory.of(d.s as unknown as EarlierServed[], servedKey);
   return {
     key: d.k,
     requests: d.r,
     served,
-    servedTexts: new Set(served.map((x) => servedKey(x.text))),
     resultTools: new Set(d.t),
     chosen: new Map(d.c.map((c) => [c[0], c.length === 5 ? { request: c[1], toolName: c[2], soleArgument: { key: c[3], value: c[4] } } : { request: c[1], toolName: c[2] }])),
     ledger: d.l as unknown as ConversationState['ledger'],
-    bytes: d.b,
+    bytes: Math.max(0, d.b - d.h) + served.bytes,
     incomplete: d.i,
   };
 }

@@ -5,7 +5,9 @@
 // ledger rows, ordered by request (ledger rows by when they ran). Pure; never drops a store row.
 
 import type { ConversationState } from '../runs/conversations.js';
-import { CHOSEN_BYTES, ledgerRowBytes, servedBytes, servedKey } from '../runs/conversations.js';
+import { CHOSEN_BYTES, ledgerRowBytes, servedKey } from '../runs/conversations.js';
+import { ServedHistory } from '../runs/served-history.js';
+import type { EarlierServed } from '../checks/unsupported-argument.js';
 import type { LedgerRow } from '../model/ledger.js';
 
 const rowId = (r: LedgerRow) => `${r.span.traceId}/${r.span.spanId}/${r.callId ?? ''}`;
@@ -22,22 +24,22 @@ export function mergeConversation(store: ConversationState, local: ConversationS
   const out: ConversationState = {
     key: store.key,
     requests: store.requests + added,
-    served: [...store.served],
-    servedTexts: new Set(store.servedTexts),
+    served: store.served.clone(),
     resultTools: new Set([...store.resultTools, ...local.resultTools]),
     chosen: new Map(store.chosen),
     ledger: [...store.ledger],
     bytes: store.bytes,
     incomplete: store.incomplete || local.incomplete,
   };
-  for (const s of local.served) {
-    const k = servedKey(s.text);
-    if (out.servedTexts.has(k)) continue;
-    out.servedTexts.add(k);
-    out.served.push({ ...s, request: shift(s.request) });
-    out.bytes += servedBytes(s.text);
+  // The served history: the store's records and the local ones it lacks, ordered by request.
+  const newServed: EarlierServed[] = [];
+  for (let i = 0; i < local.served.length; i++) {
+    if (store.served.has(local.served.keyAt(i))) continue;
+    const s = local.served.record(i);
+    newServed.push({ ...s, request: shift(s.request) });
   }
-  out.served.sort((a, b) => a.request - b.request);
+  if (newServed.length > 0) out.served = ServedHistory.of([...store.served.all(), ...newServed].sort((a, b) => a.request - b.request), servedKey);
+  out.bytes += out.served.bytes - store.served.bytes;
   for (const [id, c] of local.chosen) {
     if (out.chosen.has(id)) continue;
     out.chosen.set(id, { ...c, request: shift(c.request) });

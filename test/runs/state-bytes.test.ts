@@ -3,7 +3,8 @@
 // a served string seen again (same text, new request) adds nothing.
 
 import { describe, expect, it } from 'vitest';
-import { CONVERSATION_BYTES, ConversationStore, SERVED_RECORD_BYTES, servedKey, stringBytes } from '../../src/runs/conversations.js';
+import { CONVERSATION_BYTES, ConversationStore, servedKey, stringBytes } from '../../src/runs/conversations.js';
+import { HISTORY_FIXED_BYTES, RECORD_BYTES } from '../../src/runs/served-history.js';
 import { DEFAULT_LIMITS } from '../../src/limits.js';
 
 const served = (text: string, source: 'user' | 'tool-result' = 'user') => ({ source, message: 0, text });
@@ -22,8 +23,14 @@ describe('unit: stateBytes of the conversation store', () => {
     const text = `Turn 1: which machines of customer acme missed last night's backup? ${'Please be thorough. '.repeat(20)}`;
     store.recordServed(a, 1, [served(text)], []);
     store.recordServed(a, 2, [served(text), served('short one')], []);
-    expect(a.served.map((s) => s.request)).toEqual([1, 2]);
-    expect(a.bytes).toBe(stringBytes(text) + stringBytes('short one') + 2 * SERVED_RECORD_BYTES);
+    expect(a.served.all().map((s) => s.request)).toEqual([1, 2]);
+    // The history is all the conversation holds: its texts as UTF-8, a 32-byte record each, its
+    // fixed part, and a store at most an eighth (plus 64 bytes) over what it uses.
+    expect(a.bytes).toBe(a.served.bytes);
+    const textBytes = text.length + 'short one'.length;
+    const least = HISTORY_FIXED_BYTES + textBytes + 2 * RECORD_BYTES;
+    expect(a.served.bytes).toBeGreaterThanOrEqual(least);
+    expect(a.served.bytes).toBeLessThanOrEqual(HISTORY_FIXED_BYTES + Math.floor((textBytes + 2 * RECORD_BYTES) * 1.125) + 64);
     expect(store.bytes).toBe(CONVERSATION_BYTES + a.bytes);
     const b = store.get('b');
     store.recordServed(b, 1, [served('another conversation')], []);

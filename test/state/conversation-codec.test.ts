@@ -5,18 +5,21 @@ import { describe, expect, it } from 'vitest';
 import { CODEC_FIELDS, CODEC_VERSION, decodeConversation, encodeConversation } from '../../src/state/conversation-codec.js';
 import { servedKey, type ConversationState } from '../../src/runs/conversations.js';
 import { ConversationStore } from '../../src/runs/conversations.js';
+import { ServedHistory } from '../../src/runs/served-history.js';
 import { resolveLimits } from '../../src/limits.js';
 
 function fullState(): Required<ConversationState> {
-  const served = [
-    { source: 'tool-result', message: 2, text: 'nightly-db-primary-full, hourly-db-primary-wal', request: 1, callId: 'call_1' },
-    { source: 'user', message: 1, text: 'x'.repeat(400), request: 2 },
-  ] as ConversationState['served'];
+  const served = ServedHistory.of(
+    [
+      { source: 'tool-result', message: 2, text: 'nightly-db-primary-full, hourly-db-primary-wal', request: 1, callId: 'call_1', toolName: 'backup_jobs' },
+      { source: 'user', message: 1, text: 'x'.repeat(400), request: 2 },
+    ],
+    servedKey,
+  );
   return {
     key: 'acme\u0000conv\u0000conv-1',
     requests: 2,
     served,
-    servedTexts: new Set(served.map((s) => servedKey(s.text))),
     resultTools: new Set(['backup_jobs', 'list_machines']),
     chosen: new Map([
       ['call_1', { request: 1, toolName: 'backup_jobs' }],
@@ -65,6 +68,9 @@ function fullState(): Required<ConversationState> {
   };
 }
 
+/** A state with its served history as records (the history's stores hold bytes past their use). */
+const plain = (s: Omit<ConversationState, 'pendingChoice'>) => ({ ...s, served: s.served.all() });
+
 describe('conversation codec', () => {
   it('names every ConversationState field (a field added without the codec fails here)', () => {
     expect(Object.keys(fullState()).sort()).toEqual(Object.keys(CODEC_FIELDS).sort());
@@ -77,7 +83,8 @@ describe('conversation codec', () => {
     const back = decodeConversation(text);
     expect(back).toBeDefined();
     const { pendingChoice, ...rest } = s;
-    expect(back).toEqual({ ...rest, bytes: s.bytes - pendingChoice.bytes });
+    expect(plain(back!)).toEqual(plain({ ...rest, bytes: s.bytes - pendingChoice.bytes }));
+    expect(back!.served.bytes).toBe(s.served.bytes);
     expect(back!.ledger[0]!.startTimeUnixNano).toBe(1_764_000_000_123_456_789n);
     expect((back!.ledger[0]!.result as { bytes: Uint8Array }[])[0]!.bytes).toEqual(new Uint8Array([1, 2, 250]));
     expect('result' in back!.ledger[1]!).toBe(false);
@@ -94,7 +101,9 @@ describe('conversation codec', () => {
     store.recordServed(st, 1, [{ source: 'user', message: 0, text: 'hello' }], ['lookup']);
     store.recordChosen(st, 1, [{ id: 'c1', name: 'lookup' }]);
     st.requests = 1;
-    expect(decodeConversation(encodeConversation(st))).toEqual(st);
+    const back = decodeConversation(encodeConversation(st))!;
+    expect(plain(back)).toEqual(plain(st));
+    expect(back.bytes).toBe(st.bytes);
   });
 
   it('refuses another version, a malformed snapshot and plain garbage', () => {

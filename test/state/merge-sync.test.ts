@@ -8,6 +8,7 @@ import { decodeConversation } from '../../src/state/conversation-codec.js';
 import { mergeConversation } from '../../src/state/merge.js';
 import type { ConversationState } from '../../src/runs/conversations.js';
 import { servedKey } from '../../src/runs/conversations.js';
+import { ServedHistory } from '../../src/runs/served-history.js';
 import { conversationCopy, instance, send } from './helpers.js';
 import { metricSum, parseMetrics } from '../service/helpers.js';
 import * as N from '../../src/service/names.js';
@@ -17,8 +18,7 @@ function state(key: string, requests: number, served: [string, number][], calls:
   return {
     key,
     requests,
-    served: s,
-    servedTexts: new Set(s.map((x) => servedKey(x.text))),
+    served: ServedHistory.of(s, servedKey),
     resultTools: new Set(['t']),
     chosen: new Map(calls.map(([id, request]) => [id, { request, toolName: 't' }])),
     ledger: calls.map(([id, request], i) => ({ span: { traceId: 'a'.repeat(32), spanId: id.padStart(16, '0') }, traceId: 'a'.repeat(32), request, toolName: 't', callId: id, arguments: {}, result: [], outcome: 'ran' as const, reading: { emptiness: 'undeclared-empty' as const, shape: 'array' as const }, startTimeUnixNano: BigInt(request * 10 + i) })),
@@ -34,10 +34,12 @@ describe('merge of two versions grown from one base', () => {
     const local = state('k', 2, [...base, ['gamma', 2]], [['c1', 1], ['c3', 2]]);
     const m = mergeConversation(store, local, 1);
     expect(m.requests).toBe(3);
-    expect(m.served.map((s) => [s.text, s.request])).toEqual([['alpha', 1], ['beta', 2], ['gamma', 3]]);
+    expect(m.served.all().map((s) => [s.text, s.request])).toEqual([['alpha', 1], ['beta', 2], ['gamma', 3]]);
     expect([...m.chosen].map(([id, c]) => [id, c.request])).toEqual([['c1', 1], ['c2', 2], ['c3', 3]]);
     expect(m.ledger.map((r) => [r.callId, r.request])).toEqual([['c1', 1], ['c2', 2], ['c3', 3]]);
-    expect(m.servedTexts.has(servedKey('gamma'))).toBe(true);
+    expect(m.served.has(servedKey('gamma'))).toBe(true);
+    // The store's own history is left as it was (the merge is pure).
+    expect(store.served.all().map((s) => s.text)).toEqual(['alpha', 'beta']);
   });
 });
 
@@ -73,7 +75,7 @@ describe('concurrent writes through the sync (in-process store)', () => {
     expect(got.state.requests).toBe(expected.requests);
     expect(new Set(got.state.ledger.map((r) => r.traceId))).toEqual(new Set(conv.turns.map((t) => t.traceId)));
     expect(got.state.ledger.map((r) => r.callId)).toEqual(expected.ledger.map((r) => r.callId));
-    expect(new Set(got.state.served.map((s) => s.text))).toEqual(new Set(expected.served.map((s) => s.text)));
+    expect(new Set(got.state.served.all().map((s) => s.text))).toEqual(new Set(expected.served.all().map((s) => s.text)));
     expect(new Set(got.state.chosen.keys())).toEqual(new Set(expected.chosen.keys()));
   });
 });
