@@ -49,8 +49,8 @@ function pairOf(check: string, seam: Seam): number {
 
 /**
  * One copy of each reason's text, shared by every trace that counts it (most are sentences of the
- * code; some carry a bound's number). Bounded: once full, a new text stays the trace's own copy
- * and is counted in its bytes.
+ * code; some carry a bound's number or a declared field's name). Bounded: once full, a new text
+ * stays the trace's own copy and is counted in its bytes.
  */
 const REASON_TEXTS = new Map<string, string>();
 const MAX_REASON_TEXTS = 256;
