@@ -14,6 +14,7 @@ import { isMain, noopExporter, round, yieldToLoop } from './lib.mjs';
 import { runTurn, TURNS, WAVE } from './memory.mjs';
 import { ledgerRowBytes, CHOSEN_BYTES, CONVERSATION_BYTES } from '../dist/runs/conversations.js';
 import { ServedHistory } from '../dist/runs/served-history.js';
+import { traceRecordPartsBytes, TRACE_RECORD_BYTES } from '../dist/runs/trace-record.js';
 
 void ROOT_CONTEXT;
 const MB = 2 ** 20;
@@ -40,7 +41,9 @@ function estimates(core) {
     e.pendingChoice += s.pendingChoice?.bytes ?? 0;
   }
   e.windowMemo = core.windows.bytes;
-  e.otherCaches = core.cachesBytes() - core.windows.bytes;
+  // The trace records: counted by number (TRACE_RECORD_BYTES each) plus their parts.
+  e.traceRecords = core.traces.size * TRACE_RECORD_BYTES + [...core.traces.values()].reduce((n, r) => n + traceRecordPartsBytes(r), 0);
+  e.otherCaches = core.cachesBytes() - core.windows.bytes - e.traceRecords;
   return { held: convs.length, ...e };
 }
 
@@ -75,9 +78,7 @@ export async function breakdown({ conversations = Number(process.env.BENCH_MEMOR
   const states = () => [...core.conversations.map.values()];
   drop('window memo (last raw window + its messages)', () => core.windows.clear());
   drop('remembered spans (retry cache)', () => core.processedSpans.clear());
-  drop('per-trace maps (tallies, info, findings, written, conversation ids)', () => {
-    for (const m of [core.traceTallies, core.traceInfo, core.traceFindings, core.traceWritten, core.traceConversation]) m.clear();
-  });
+  drop('trace records (tallies, info, findings, written, conversation id)', () => core.traces.clear());
   drop('pending logs / awaiting content / provisional tallies', () => {
     for (const m of [core.pendingLogs, core.awaitingContent, core.provisionalTallies]) m.clear();
   });

@@ -37,6 +37,7 @@ import { traceChunks } from './trace-chunks.js';
 import { rebuildMastraWindows } from '../conventions/mastra-1x.js';
 
 import { conversationStateAccess, type ConversationStateAccess } from './state-access.js';
+import { TRACE_RECORD_BYTES, TraceRecord, addTally, countWritten, noteFinding, talliesOfRecord, traceRecordPartsBytes } from './trace-record.js';
 
 export type { Redaction, FootprintOptions, SpanAnnotation, ProcessInput, ProcessResult, CoreStats, ResolvedOptions } from './options.js';
 export { resolveOptions } from './options.js';
@@ -59,14 +60,11 @@ export class FootprintCore {
   /** Whether the declarations file arms any tool's arguments (fixed at construction). */
   private readonly fileArmsArguments: boolean;
   private readonly conversations: ConversationStore;
-  /** trace id -> conversation id, learned from any span of the trace that carries one. */
-  private readonly traceConversation: BoundedMap<string>;
-  /** trace id -> identities of findings already written for it (one defect, one finding per trace). */
-  private readonly traceFindings: BoundedMap<Set<string>>;
-  /** trace id -> tallies accumulated for the turn not yet reported. */
-  private readonly traceTallies: BoundedMap<Map<string, CheckTally>>;
-  /** trace id -> what was seen of it: requests read, its turn, its conversation. */
-  private readonly traceInfo: BoundedMap<TraceInfo>;
+  /**
+   * trace id -> what the core keeps of the trace (trace-record.ts): its conversation id, requests
+   * read, turn, findings written and the tallies of the turn not yet reported.
+   */
+  private readonly traces: BoundedMap<TraceRecord>;
   /** span key -> log records that arrived before their span. */
   private readonly pendingLogs: BoundedMap<LogData[]>;
   /** span key -> an inference span that passed with no content; its log records may still come. */
@@ -84,8 +82,6 @@ export class FootprintCore {
    * count its requests twice in the conversation's state.
    */
   private readonly processedSpans: BoundedMap<SpanAnnotation | null>;
-  /** trace id -> findings written, by check id (the disposition counts what was written). */
-  private readonly traceWritten: BoundedMap<Map<string, number>>;
   /** tenant + tool name -> declarations carried on spans by footprint's helpers. */
   private readonly spanDeclarations: BoundedMap<SpanToolDeclaration>;
   /** Each conversation's last input window, so a request that extends it reads only what is new. */
@@ -95,8 +91,9 @@ export class FootprintCore {
   private readonly findingsByKind: Record<string, number> = {};
   /**
    * Estimated bytes held by the caches above that grow with their values (remembered annotations,
-   * waiting log records and spans, tallies); the fixed-size per-trace entries are counted in
-   * stats() by number. They share limits.maxStateBytes with the conversations.
+   * waiting log records and spans, the parts of trace records); trace records themselves and span
+   * declarations are counted in stats() by number. They share limits.maxStateBytes with the
+   * conversations.
    */
   private cacheBytes = 0;
 
@@ -104,24 +101,19 @@ export class FootprintCore {
     this.config = resolveOptions(options);
     this.fileArmsArguments = Object.values(this.config.declarations.tools).some((t) => (t.argumentsFrom?.length ?? 0) > 0);
     const { limits, now } = this.config;
-    const traceMap = <V>() => new BoundedMap<V>({ maxEntries: limits.maxConversations, idleMs: limits.conversationIdleMs, now });
     this.conversations = new ConversationStore(limits, now, () => this.cachesBytes());
-    this.traceConversation = traceMap();
-    this.traceFindings = traceMap();
-    this.traceTallies = new BoundedMap({ maxEntries: limits.maxConversations, idleMs: limits.conversationIdleMs, now, onEvict: (_k, v) => (this.cacheBytes -= talliesBytes(v)) });
-    this.traceInfo = traceMap();
+    this.traces = new BoundedMap({ maxEntries: limits.maxConversations, idleMs: limits.conversationIdleMs, now, onEvict: (_k, rec) => (this.cacheBytes -= traceRecordPartsBytes(rec)) });
     this.pendingLogs = new BoundedMap({ maxEntries: limits.maxPendingLogSpans, idleMs: limits.conversationIdleMs, now, onEvict: (_k, v) => (this.cacheBytes -= logsBytes(v)) });
     this.provisionalTallies = new BoundedMap({ maxEntries: limits.maxPendingLogSpans, idleMs: limits.conversationIdleMs, now });
     this.awaitingContent = new BoundedMap({ maxEntries: limits.maxPendingLogSpans, idleMs: limits.conversationIdleMs, now, onEvict: (_k, v) => (this.cacheBytes -= approxBytes(v.span)) });
     this.spanDeclarations = new BoundedMap({ maxEntries: 10_000, idleMs: limits.conversationIdleMs, now });
     this.processedSpans = new BoundedMap({ maxEntries: limits.maxRememberedSpans, idleMs: limits.conversationIdleMs, now, onEvict: (k, v) => (this.cacheBytes -= rememberedBytes(k, v)) });
-    this.traceWritten = traceMap();
     this.windows = new WindowMemos(limits.conversationIdleMs, now);
   }
 
   /** The conversations, for a shared state store (src/state/): keys of a batch, read, hydrate. */
   stateAccess(): ConversationStateAccess {
-    return conversationStateAccess({ conversations: this.conversations, traceConversation: this.traceConversation, tenantAttribute: this.config.tenantAttribute });
+    return conversationStateAccess({ conversations: this.conversations, conversationOfTrace: (traceId) => this.traces.peek(traceId)?.conversationId, tenantAttribute: this.config.tenantAttribute });
   }
 
   /** Cheap: true when some convention would read this span. Non-agent spans need no other work. */
@@ -132,7 +124,21 @@ export class FootprintCore {
   /** Learns a trace's conversation id as early as possible (an agent span's start, in-process). */
   noteSpanStart(span: SpanData): void {
     const id = conversationIdOnSpan(span);
-    if (id) this.traceConversation.set(span.traceId, id);
+    if (id) this.setTraceConversation(span.traceId, id);
+  }
+
+  /** Records a trace's conversation id (refreshing its record's recency and expiry, never expiring it). */
+  private setTraceConversation(traceId: string, conversationId: string): void {
+    const rec = this.traces.peek(traceId) ?? new TraceRecord();
+    rec.conversationId = conversationId;
+    this.traces.set(traceId, rec);
+  }
+
+  /** The trace's record, made when it has none (or its record had expired); marked as just used. */
+  private traceRecord(traceId: string): TraceRecord {
+    const rec = this.traces.get(traceId) ?? new TraceRecord();
+    this.traces.set(traceId, rec);
+    return rec;
   }
 
   process(input: ProcessInput): ProcessResult {
@@ -160,8 +166,7 @@ export class FootprintCore {
 
   /** Bytes of every cache besides the conversations (estimates, like the conversations' own). */
   private cachesBytes(): number {
-    const perTrace = this.traceConversation.size + this.traceFindings.size + this.traceInfo.size + this.traceWritten.size + this.spanDeclarations.size;
-    return this.cacheBytes + perTrace * TRACE_ENTRY_BYTES + this.windows.bytes;
+    return this.cacheBytes + this.traces.size * TRACE_RECORD_BYTES + this.spanDeclarations.size * SPAN_DECLARATION_BYTES + this.windows.bytes;
   }
 
   /** Keeps the caches within their share of the state bound (oldest remembered spans go first). */
@@ -177,16 +182,12 @@ export class FootprintCore {
   reset(): void {
     this.cacheBytes = 0;
     this.conversations.clear();
-    this.traceConversation.clear();
-    this.traceFindings.clear();
-    this.traceTallies.clear();
-    this.traceInfo.clear();
+    this.traces.clear();
     this.pendingLogs.clear();
     this.awaitingContent.clear();
     this.provisionalTallies.clear();
     this.spanDeclarations.clear();
     this.processedSpans.clear();
-    this.traceWritten.clear();
     this.windows.clear();
   }
 
@@ -290,25 +291,23 @@ export class FootprintCore {
     // 3. Conversation ids: from the event itself, else from any span of its trace.
     for (const ev of events) {
       if (!ev.conversationId) continue;
-      if (this.traceConversation.peek(ev.span.traceId) !== ev.conversationId) {
+      if (this.traces.peek(ev.span.traceId)?.conversationId !== ev.conversationId) {
         this.conversations.adopt(conversationKey(ev.tenant, undefined, ev.span.traceId), conversationKey(ev.tenant, ev.conversationId, ev.span.traceId));
       }
-      this.traceConversation.set(ev.span.traceId, ev.conversationId);
+      this.setTraceConversation(ev.span.traceId, ev.conversationId);
     }
+    // The record's conversation id is already the trace's (set just above, or earlier): an event
+    // without its own takes it. (One field serves both: the last id the trace's events carry.)
     for (const ev of events) {
-      if (!ev.conversationId) {
-        const id = this.traceConversation.get(ev.span.traceId);
-        if (id) ev.conversationId = id;
-      }
+      const rec = this.traceRecord(ev.span.traceId);
+      if (!ev.conversationId && rec.conversationId) ev.conversationId = rec.conversationId;
       if (ev.kind === 'tool-execution' && ev.declared) this.spanDeclarations.set(`${ev.tenant}\u0000${ev.toolName}`, ev.declared);
-      const info = this.traceInfo.get(ev.span.traceId) ?? { llmRequests: 0 };
-      if (ev.kind === 'llm-request' && !this.lateInCall.has(spanKey(ev.span))) info.llmRequests++;
+      rec.llmRequests ??= 0;
+      if (ev.kind === 'llm-request' && !this.lateInCall.has(spanKey(ev.span))) rec.llmRequests++;
       if (ev.kind === 'agent-turn') {
-        if (ev.agentName) info.turn = ev.agentName;
-        info.turnSpan = spanKey(ev.span);
+        if (ev.agentName) rec.turn = ev.agentName;
+        rec.turnSpanId = ev.span.spanId;
       }
-      if (ev.conversationId) info.conversationId = ev.conversationId;
-      this.traceInfo.set(ev.span.traceId, info);
     }
 
     // 4. Checks, in the order the requests were made.
@@ -325,11 +324,10 @@ export class FootprintCore {
     const o = { redaction: this.config.redaction, quotedValueChars: limits.quotedValueChars, maxAttributeBytes: limits.maxWrittenAttributeBytes };
     const lateKeys = new Set(lateSpans.map(spanKey));
     for (const f of findings) {
-      const seen = this.traceFindings.get(f.span.traceId) ?? new Set<string>();
+      const rec = this.traceRecord(f.span.traceId);
       const identity = findingIdentity(f);
-      if (seen.has(identity)) continue;
-      seen.add(identity);
-      this.traceFindings.set(f.span.traceId, seen);
+      if (rec.findings?.has(identity)) continue;
+      this.cacheBytes += noteFinding(rec, identity);
       const key = spanKey(f.span);
       const subject = inBatch.get(key);
       const ann = annotationFor(result, key);
@@ -342,10 +340,7 @@ export class FootprintCore {
       ann.attributes[ATTR_FINDINGS_COUNT] = ann.events.filter((e) => e.name === EVENT_FINDING).length;
       result.findings.push(f);
       this.findingsByKind[f.kind] = (this.findingsByKind[f.kind] ?? 0) + 1;
-      const written = this.traceWritten.get(f.span.traceId) ?? new Map<string, number>();
-      const check = checkOfKind(f.kind);
-      written.set(check, (written.get(check) ?? 0) + 1);
-      this.traceWritten.set(f.span.traceId, written);
+      this.cacheBytes += countWritten(this.traceRecord(f.span.traceId), checkOfKind(f.kind));
     }
 
     // 6. The turn's disposition: on its invoke_agent span, else on the trace's root span.
@@ -392,29 +387,29 @@ export class FootprintCore {
     for (const traceId of tracesWithRequests) afterTurn.add(traceId);
     for (const traceId of afterTurn) {
       if (targets.has(traceId)) continue;
-      const turnSpan = this.traceInfo.peek(traceId)?.turnSpan;
-      if (turnSpan && !spans.some((s) => spanKey(s) === turnSpan)) targets.set(traceId, { key: turnSpan, time: 0n });
+      const turnSpanId = this.traces.peek(traceId)?.turnSpanId;
+      if (turnSpanId !== undefined && !spans.some((s) => s.traceId === traceId && s.spanId === turnSpanId)) targets.set(traceId, { key: spanKey({ traceId, spanId: turnSpanId }), time: 0n });
     }
     for (const [traceId, target] of targets) {
-      const written = this.traceWritten.peek(traceId);
-      const info = this.traceInfo.peek(traceId);
+      const rec = this.traces.peek(traceId);
+      const written = rec?.written;
+      const llmRequests = rec?.llmRequests ?? 0;
       // A turn with no LLM request span at all: the LLM instrumentation recorded nothing (it is
       // not registered, or silently unsupported, as openai@7 is for two of them). Say so, rather
       // than letting every request-reading check read as "nothing applicable".
-      if ((info?.llmRequests ?? 0) === 0) {
-        for (const c of CHECK_CATALOG.filter((x) => x.readsContent && x.seam !== 'write')) {
-          this.addTally(traceId, { check: c.id, seam: c.seam, checked: 0, findings: 0, notApplicable: 0, unreachable: 1, unreachableReasons: { [NO_LLM_SPANS]: 1 } });
-        }
+      if (llmRequests === 0) {
+        const tallies = CHECK_CATALOG.filter((x) => x.readsContent && x.seam !== 'write').map((c) => ({ check: c.id, seam: c.seam, checked: 0, findings: 0, notApplicable: 0, unreachable: 1, unreachableReasons: { [NO_LLM_SPANS]: 1 } }));
+        this.addTallies(traceId, tallies);
       }
       // `findings` counts findings written (one per defect per trace), not re-detections.
       const rows = dispositionRows(CHECK_CATALOG, this.talliesOf(traceId)).map((r) => ({ ...r, findings: written?.get(r.check) ?? 0 }));
-      annotationFor(result, target.key).events.push(this.dispositions.event(rows, info?.llmRequests ?? 0, target.time, limits.maxWrittenAttributeBytes));
+      annotationFor(result, target.key).events.push(this.dispositions.event(rows, llmRequests, target.time, limits.maxWrittenAttributeBytes));
     }
   }
 
   /** The window memo slot of a span's conversation (by its id, else its trace's, else the trace). */
   private windowSlot(span: SpanData) {
-    const conversation = conversationIdOnSpan(span) ?? this.traceConversation.peek(span.traceId);
+    const conversation = conversationIdOnSpan(span) ?? this.traces.peek(span.traceId)?.conversationId;
     const tenant = tenantOf(span, this.config.tenantAttribute);
     return this.windows.slot(conversation !== undefined ? `${tenant}\u0000conv\u0000${conversation}` : `${tenant}\u0000trace\u0000${span.traceId}`);
   }
@@ -454,20 +449,20 @@ export class FootprintCore {
       const earlier = this.provisionalTallies.peek(key);
       if (earlier && this.lateInCall.has(key)) {
         this.provisionalTallies.delete(key);
-        for (const t of earlier) this.addTally(ev.span.traceId, negated(t));
+        this.addTallies(ev.span.traceId, earlier.map(negated));
       }
       // No content yet, and its log records may still come: counted as not captured for now,
       // without taking a place in the conversation's request order.
       if (this.awaitingContent.peek(key) && !this.lateInCall.has(key)) {
         const tallies = unreachableAll(CONTENT_NOT_CAPTURED);
-        for (const t of tallies) this.addTally(ev.span.traceId, t);
+        this.addTallies(ev.span.traceId, tallies);
         this.provisionalTallies.set(key, tallies);
         return [];
       }
     }
     const state = this.conversations.get(conversationKey(ev.tenant, ev.conversationId, ev.span.traceId));
     const outcome = ev.kind === 'llm-request' ? checkRequest(this.seamContext(), state, ev) : checkExecution(this.seamContext(), state, ev);
-    for (const t of outcome.tallies) this.addTally(ev.span.traceId, t);
+    this.addTallies(ev.span.traceId, outcome.tallies);
     if (ev.conversationId) for (const f of outcome.findings) f.conversationId = ev.conversationId;
     const { limits } = this.config;
     if (outcome.events.length > 0) annotationFor(result, spanKey(ev.span)).events.push(...outcome.events);
@@ -490,45 +485,32 @@ export class FootprintCore {
     return outcome.findings;
   }
 
-  private addTally(traceId: string, t: CheckTally): void {
-    let map = this.traceTallies.get(traceId);
-    if (!map) {
-      map = new Map<string, CheckTally>();
-      this.cacheBytes += TRACE_ENTRY_BYTES;
-    }
-    const key = `${t.check}@${t.seam}`;
-    const prev = map.get(key);
-    if (!prev) {
-      const copy = { ...t, unreachableReasons: { ...t.unreachableReasons } };
-      map.set(key, copy);
-      this.cacheBytes += tallyBytes(copy);
-    } else {
-      prev.checked += t.checked;
-      prev.findings += t.findings;
-      prev.notApplicable += t.notApplicable;
-      prev.unreachable += t.unreachable;
-      for (const [r, n] of Object.entries(t.unreachableReasons)) {
-        if (prev.unreachableReasons[r] === undefined) this.cacheBytes += reasonBytes(r);
-        prev.unreachableReasons[r] = (prev.unreachableReasons[r] ?? 0) + n;
-        if (prev.unreachableReasons[r] === 0) delete prev.unreachableReasons[r];
-      }
-    }
-    this.traceTallies.set(traceId, map);
+  /** Adds tallies to the trace's (trace-record.ts keeps them packed). */
+  private addTallies(traceId: string, tallies: readonly CheckTally[]): void {
+    if (tallies.length === 0) return;
+    const rec = this.traceRecord(traceId);
+    for (const t of tallies) this.cacheBytes += addTally(rec, t);
   }
 
   /** Tallies accumulated for a trace so far (the disposition reads these). */
   talliesOf(traceId: string): CheckTally[] {
-    return [...(this.traceTallies.peek(traceId)?.values() ?? [])];
+    return talliesOfRecord(this.traces.peek(traceId));
   }
 
   /** What the core has seen of a trace, or undefined when it saw no agent span of it. */
   traceInfoOf(traceId: string): Readonly<TraceInfo> | undefined {
-    return this.traceInfo.peek(traceId);
+    const rec = this.traces.peek(traceId);
+    if (rec?.llmRequests === undefined) return undefined;
+    const info: TraceInfo = { llmRequests: rec.llmRequests };
+    if (rec.turn !== undefined) info.turn = rec.turn;
+    if (rec.conversationId !== undefined) info.conversationId = rec.conversationId;
+    if (rec.turnSpanId !== undefined) info.turnSpan = spanKey({ traceId, spanId: rec.turnSpanId });
+    return info;
   }
 }
 
-/** Estimated bytes of one fixed-size per-trace entry (its trace-id key, the map slot, a small value). */
-const TRACE_ENTRY_BYTES = 256;
+/** Estimated bytes of one span declaration entry (its key, the map slot; the declaration is shared). */
+const SPAN_DECLARATION_BYTES = 256;
 
 /** Rough bytes a value holds (UTF-16 strings plus bookkeeping, like the conversations' estimate). Bounded walk. */
 function approxBytes(v: unknown): number {
@@ -561,18 +543,6 @@ function logsBytes(logs: readonly LogData[]): number {
 /** A remembered span: its key and map slot, plus the annotation it got (null: it got nothing). */
 function rememberedBytes(key: string, v: SpanAnnotation | null): number {
   return key.length * 2 + 96 + (v ? approxBytes(v) : 0);
-}
-
-const reasonBytes = (r: string) => r.length * 2 + 48;
-function tallyBytes(t: CheckTally): number {
-  let n = 160 + (t.check.length + t.seam.length) * 2;
-  for (const r of Object.keys(t.unreachableReasons)) n += reasonBytes(r);
-  return n;
-}
-function talliesBytes(m: Map<string, CheckTally>): number {
-  let n = TRACE_ENTRY_BYTES;
-  for (const t of m.values()) n += tallyBytes(t);
-  return n;
 }
 
 function annotationFor(result: ProcessResult, key: string): SpanAnnotation {

@@ -9,7 +9,6 @@ import { isAgentSpan } from '../conventions/registry.js';
 import { tenantOf } from '../conventions/registry.js';
 import { CONVERSATION_ID_KEYS } from '../conventions/conversation-keys.js';
 import { conversationKey, type ConversationState, type ConversationStore } from './conversations.js';
-import type { BoundedMap } from './bounded-map.js';
 
 export interface ConversationStateAccess {
   /** Conversation keys the input's agent spans and log records belong to, as far as known now. */
@@ -23,7 +22,8 @@ export interface ConversationStateAccess {
 
 export interface StateAccessParts {
   conversations: ConversationStore;
-  traceConversation: BoundedMap<string>;
+  /** A trace's conversation id as the core knows it (read only: never touches recency or expiry). */
+  conversationOfTrace: (traceId: string) => string | undefined;
   tenantAttribute: string;
 }
 
@@ -38,14 +38,14 @@ function conversationIdOn(attrs: Record<string, unknown>): string | undefined {
 export function conversationStateAccess(p: StateAccessParts): ConversationStateAccess {
   const keysOfSpan = (span: SpanData, out: Set<string>) => {
     const tenant = tenantOf(span, p.tenantAttribute);
-    const id = conversationIdOn(span.attributes) ?? p.traceConversation.peek(span.traceId);
+    const id = conversationIdOn(span.attributes) ?? p.conversationOfTrace(span.traceId);
     out.add(conversationKey(tenant, undefined, span.traceId));
     if (id) out.add(conversationKey(tenant, id, span.traceId));
   };
   const keysOfLog = (log: LogData, out: Set<string>) => {
     if (!log.traceId) return;
     const tenant = tenantOf({ resource: log.resource } as SpanData, p.tenantAttribute);
-    const id = conversationIdOn(log.attributes) ?? p.traceConversation.peek(log.traceId);
+    const id = conversationIdOn(log.attributes) ?? p.conversationOfTrace(log.traceId);
     out.add(conversationKey(tenant, undefined, log.traceId));
     if (id) out.add(conversationKey(tenant, id, log.traceId));
   };
