@@ -14,7 +14,8 @@
 // bytes), so neither the service's duplicate-batch cache nor the core's seen-span cache short-cuts it.
 // Usage: node bench/service.mjs   (BENCH_SERVICE_BATCHES, BENCH_SERVICE_RUNS)
 //        BENCH_SERVICE_AB=DIST_A,DIST_B node bench/service.mjs   (full mode of two builds, alternating;
-//        an entry "DIST --flag ..." also gives that service child those node flags)
+//        an entry "DIST --flag ..." also gives that service child those node flags, and NAME=VALUE
+//        words its environment: "MALLOC_MMAP_THRESHOLD_=67108864 DIST")
 
 import { fork } from 'node:child_process';
 import { createServer, request, Agent } from 'node:http';
@@ -116,8 +117,8 @@ function startSink() {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}`, stats, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) })));
 }
 
-function startChild(config, file = './service-child.mjs', dist = undefined, nodeFlags = []) {
-  const env = dist ? { ...process.env, BENCH_SERVICE_DIST: dist } : process.env;
+function startChild(config, file = './service-child.mjs', dist = undefined, nodeFlags = [], childEnv = {}) {
+  const env = { ...process.env, ...(dist ? { BENCH_SERVICE_DIST: dist } : {}), ...childEnv };
   const child = fork(new URL(file, import.meta.url), [JSON.stringify(config)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env, execArgv: [...process.execArgv, ...nodeFlags] });
   const next = () => new Promise((resolve, reject) => {
     child.once('message', resolve);
@@ -142,7 +143,7 @@ function post(agent, url, body, retried = false) {
   });
 }
 
-async function runVariant(name, tpl, sink, extra, { batches = BATCHES, base = 0, file, dist, nodeFlags } = {}) {
+async function runVariant(name, tpl, sink, extra, { batches = BATCHES, base = 0, file, dist, nodeFlags, childEnv } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'fp-bench-'));
   const declarationsPath = join(dir, 'declarations.json');
   writeFileSync(declarationsPath, JSON.stringify(BENCH_DECLARATIONS));
@@ -151,7 +152,7 @@ async function runVariant(name, tpl, sink, extra, { batches = BATCHES, base = 0,
     declarationsPath,
     downstream: { tracesUrl: `${sink.url}/v1/traces`, logsUrl: `${sink.url}/v1/logs`, headers: {}, protocol: 'http/protobuf', compression: 'none', timeoutMs: 30_000 },
     ...extra,
-  }, file, dist, nodeFlags);
+  }, file, dist, nodeFlags, childEnv);
   const agent = new Agent({ keepAlive: true, maxSockets: SENDERS });
   const url = `${svc.address}/v1/traces`;
   // Warm up (JIT), untimed: a few batches.
@@ -239,8 +240,12 @@ export async function serviceThroughput() {
   const ab = process.env.BENCH_SERVICE_AB?.split(',');
   if (ab) {
     variants.splice(0, variants.length, ...ab.map((spec, i) => {
-      const [dist, ...nodeFlags] = spec.trim().split(/\s+/);
-      return { key: `full${'AB'[i]}`, name: `full ${'AB'[i]} (${spec.trim()})`, tpl: agentTpl, extra: {}, dist, nodeFlags };
+      // NAME=VALUE words are the service child's environment; the first other word is the build.
+      const words = spec.trim().split(/\s+/);
+      const isEnv = (w) => /^[A-Z_][A-Z0-9_]*=/.test(w);
+      const childEnv = Object.fromEntries(words.filter(isEnv).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]));
+      const [dist, ...nodeFlags] = words.filter((w) => !isEnv(w));
+      return { key: `full${'AB'[i]}`, name: `full ${'AB'[i]} (${spec.trim()})`, tpl: agentTpl, extra: {}, dist, nodeFlags, childEnv };
     }));
     only = variants.map((v) => v.key);
   }
@@ -249,7 +254,7 @@ export async function serviceThroughput() {
     const raw = decodeEncode(agentTpl);
     for (let r = 0; r < RUNS; r++) {
       for (const v of r % 2 === 0 ? variants : [...variants].reverse()) {
-        const one = await runVariant(v.name, v.tpl, sink, v.extra, { base: (r * variants.length + variants.indexOf(v)) * 10_000, file: v.file, dist: v.dist, nodeFlags: v.nodeFlags });
+        const one = await runVariant(v.name, v.tpl, sink, v.extra, { base: (r * variants.length + variants.indexOf(v)) * 10_000, file: v.file, dist: v.dist, nodeFlags: v.nodeFlags, childEnv: v.childEnv });
         runs[v.key].push(one);
         console.error(`  run ${r + 1}/${RUNS} ${v.name}: ${one.spansPerServiceCpuSecond} spans per CPU-second (${one.serviceCpuSeconds} CPU-s, ${one.seconds} s)`);
       }
