@@ -12,6 +12,7 @@ import type { ToolCall } from '../model/agent.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { soleArgumentOf, type SoleArgument } from './sole-argument.js';
 import { ServedHistory, type ServedAddition } from './served-history.js';
+import { stringBytes } from './string-bytes.js';
 
 export interface ConversationState {
   key: string;
@@ -80,15 +81,7 @@ export function servedKey(text: string): number {
   return (h1 >>> 0) * 0x200000 + (h2 >>> 11);
 }
 
-/**
- * Bytes a kept string holds: V8 keeps a string whose characters are all Latin-1 at one byte a
- * character, any other at two, plus a header. The test runs once per kept string (its first
- * sighting), not per request.
- */
-const TWO_BYTE = /[^\u0000-\u00ff]/;
-export function stringBytes(text: string): number {
-  return (TWO_BYTE.test(text) ? 2 : 1) * text.length + 24;
-}
+export { stringBytes };
 
 /**
  * What a string held as a JS string costs besides its text: its record and slot. Counts the

@@ -312,10 +312,8 @@ function notArmed(check: string): CheckTally {
 }
 
 /** The user messages the conversation's earlier requests were served (first sighting of each). */
-function earlierUserTexts(state: ConversationState): string[] {
-  const texts: string[] = [];
-  for (let i = 0; i < state.served.length; i++) if (state.served.sourceAt(i) === 'user') texts.push(state.served.textAt(i));
-  return texts;
+function earlierUserTexts(state: ConversationState): readonly string[] {
+  return state.served.userTexts();
 }
 
 /** The window's last user message (this turn's question), as `userMessage` when there is one. */

@@ -8,7 +8,7 @@
 
 import type { CheckTally, Seam } from '../model/finding.js';
 import { CHECK_CATALOG } from '../checks/catalog.js';
-import { stringBytes } from './conversations.js';
+import { stringBytes } from './string-bytes.js';
 
 export class TraceRecord {
   /** The trace's conversation id, learned from any span of the trace that carries one. */
