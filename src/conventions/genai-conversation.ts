@@ -12,8 +12,11 @@ import {
   TRACELOOP_SESSION_ID,
 } from './keys-genai.js';
 
-/** In order of precedence. */
-export const CONVERSATION_ID_KEYS: readonly string[] = [
+/**
+ * The keys a GenAI-family span's own id is read from, in order of precedence (a subset of
+ * conversation-keys.ts's CONVERSATION_ID_KEYS, which learns a trace's id from any of its spans).
+ */
+const GENAI_CONVERSATION_ID_PRECEDENCE: readonly string[] = [
   GEN_AI_CONVERSATION_ID,
   SESSION_ID,
   TRACELOOP_CONVERSATION_ID,
@@ -22,7 +25,7 @@ export const CONVERSATION_ID_KEYS: readonly string[] = [
 ];
 
 export function conversationIdOf(a: Attributes): string | undefined {
-  for (const key of CONVERSATION_ID_KEYS) {
+  for (const key of GENAI_CONVERSATION_ID_PRECEDENCE) {
     const v = a[key];
     if (typeof v === 'string' && v.trim() !== '') return v;
     if (typeof v === 'number' && Number.isFinite(v)) return String(v);
