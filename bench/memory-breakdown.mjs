@@ -1,9 +1,10 @@
 // Memory breakdown (issue 11): what a held conversation costs, by part. Runs the memory bench's
 // workload (bench/memory.mjs, default limits) for BENCH_MEMORY_CONVERSATIONS conversations (12,000
 // unless set), then attributes the state two ways: stateBytes' own estimate per part, and the real
-// heap each part frees when it is dropped (heapUsed + arrayBuffers after gc() before and after, parts dropped one
-// after another, so a string shared by two parts is counted for the last holder). A measuring tool:
-// reaches into the core's private fields, never used by the library. Run with --expose-gc.
+// memory each part frees when it is dropped (heapUsed + arrayBuffers after gc() before and after,
+// parts dropped one after another, so a string shared by two parts is counted for the last holder).
+// A measuring tool: reaches into the core's private fields, never used by the library. Run with
+// --expose-gc.
 
 import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';

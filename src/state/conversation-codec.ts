@@ -1,7 +1,8 @@
 // The one codec between a conversation's in-memory state (ConversationState) and the compact
 // snapshot a shared store keeps: versioned JSON, bigints and bytes tagged, the served history as
-// its records (rebuilt, keyed again, on decode). `pendingChoice` is never stored: it holds a closure and a whole
-// frame, and only matters to a tool declaration arriving on the same instance moments later.
+// its records (rebuilt, keyed again, on decode). `pendingChoice` is never stored: it holds a
+// closure and a whole frame, and only matters to a tool declaration arriving on the same instance
+// moments later.
 // Must never throw at a caller: a snapshot that does not parse, or is of another version, decodes
 // to undefined (the turn is then judged without that history, never with a guessed one).
 
@@ -15,8 +16,8 @@ import { ServedHistory } from '../runs/served-history.js';
 // 2 (issue 11): `b` counts the state with the estimates of src/runs/conversations.ts (Latin-1
 // strings at one byte a character, records' fixed parts); a version-1 entry is refused, not read
 // with bytes of the old estimate.
-// 3 (issue 11): the served history is held as UTF-8 with its numbers (src/runs/served-history.ts)
-// and `b` counts it that way.
+// 3 (issue 11): the served history is held as UTF-8 with its numbers (src/runs/served-history.ts),
+// `b` counts it that way, and `h` says how much of `b` the writer's history was.
 export const CODEC_VERSION = 3;
 
 /**
