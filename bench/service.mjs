@@ -13,7 +13,7 @@
 // of the runs. Each batch sent is distinct (trace and conversation ids patched into the encoded
 // bytes), so neither the service's duplicate-batch cache nor the core's seen-span cache short-cuts it.
 // Usage: node bench/service.mjs   (BENCH_SERVICE_BATCHES, BENCH_SERVICE_RUNS)
-//        BENCH_SERVICE_AB=DIST_A,DIST_B node bench/service.mjs   (full mode of two builds, alternating;
+//        BENCH_SERVICE_AB=DIST_A,DIST_B[,...] node bench/service.mjs   (full mode of two to four builds, alternating;
 //        an entry "DIST --flag ..." also gives that service child those node flags, and NAME=VALUE
 //        words its environment: "MALLOC_MMAP_THRESHOLD_=67108864 DIST")
 
@@ -245,7 +245,7 @@ export async function serviceThroughput() {
       const isEnv = (w) => /^[A-Z_][A-Z0-9_]*=/.test(w);
       const childEnv = Object.fromEntries(words.filter(isEnv).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]));
       const [dist, ...nodeFlags] = words.filter((w) => !isEnv(w));
-      return { key: `full${'AB'[i]}`, name: `full ${'AB'[i]} (${spec.trim()})`, tpl: agentTpl, extra: {}, dist, nodeFlags, childEnv };
+      return { key: `full${'ABCDEFGH'[i]}`, name: `full ${'ABCDEFGH'[i]} (${spec.trim()})`, tpl: agentTpl, extra: {}, dist, nodeFlags, childEnv };
     }));
     only = variants.map((v) => v.key);
   }
@@ -289,7 +289,7 @@ export async function serviceThroughput() {
 
 if (isMain(import.meta.url)) {
   const r = await serviceThroughput();
-  for (const k of ['passThrough', 'full', 'ordinary', 'read', 'fullA', 'fullB']) {
+  for (const k of ['passThrough', 'full', 'ordinary', 'read', 'fullA', 'fullB', 'fullC', 'fullD']) {
     if (r.partial && r[k]) console.log(`service ${k}: median ${r[k].spansPerServiceCpuSecond.median} spans per CPU-second`);
     if (r.partial) continue;
     const v = r[k];

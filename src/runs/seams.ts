@@ -312,7 +312,7 @@ function notArmed(check: string): CheckTally {
 }
 
 /** The user messages the conversation's earlier requests were served (first sighting of each). */
-function earlierUserTexts(state: ConversationState): readonly string[] {
+function earlierUserTexts(state: ConversationState): string[] {
   return state.served.userTexts();
 }
 

@@ -4,15 +4,13 @@
 // key, request, message, source, where its bytes end) from its end. A history that lives as long as
 // its conversation is then not copied by every young-generation collection (kept as strings, it cost
 // the service ~10 % of its CPU). A text is read back as a string only when a check needs it (a
-// finding's witnesses); "was this served before, and when" needs only the numbers. User messages
-// are the exception: every answer's check reads all of them, so they stay strings (decoding them
-// from the store on every answer cost an 80-turn conversation ~8 % more CPU).
-// Must never keep a JS string of any other text, and never throw over a text: a lone surrogate is
-// written to the store as U+FFFD (what any UTF-8 encoder of the text does).
+// finding's witnesses, the earlier user messages an answer's check reads): short-lived strings
+// that die young. "Was this served before, and when" needs only the numbers.
+// Must never keep a JS string of a text, and never throw over a text: a lone surrogate is written
+// to the store as U+FFFD (what any UTF-8 encoder of the text does).
 
 import type { ServedSource, ServedString } from './frame.js';
 import type { EarlierServed } from '../checks/unsupported-argument.js';
-import { stringBytes } from './string-bytes.js';
 
 /** One record's bytes, and where each number sits in it. */
 export const RECORD_BYTES = 32;
@@ -29,9 +27,6 @@ const SOURCES: readonly ServedSource[] = ['system', 'user', 'tool-result', 'tool
 const SOURCE_MASK = 3;
 const HAS_CALL_ID = 4;
 const HAS_TOOL_NAME = 8;
-/** The text is `userTexts[meta >>> USER_INDEX_SHIFT]`, not in the store. */
-const IN_USER_TEXTS = 16;
-const USER_INDEX_SHIFT = 5;
 const USER = SOURCES.indexOf('user');
 
 /** Up to this many records "seen before?" scans the keys; past it a Set indexes them. */
@@ -65,9 +60,6 @@ export class ServedHistory {
   private used = 0;
   private count = 0;
   private index: Set<number> | undefined;
-  /** The user messages' texts, in order. */
-  private users: string[] = [];
-  private usersBytes = 0;
 
   get length(): number {
     return this.count;
@@ -76,7 +68,7 @@ export class ServedHistory {
   /** Estimated bytes held: the store's size, the index, the fixed part once anything is kept. */
   get bytes(): number {
     if (this.count === 0) return 0;
-    return HISTORY_FIXED_BYTES + this.store.length + (this.index ? this.index.size * INDEX_BYTES_PER_KEY : 0) + this.usersBytes;
+    return HISTORY_FIXED_BYTES + this.store.length + (this.index ? this.index.size * INDEX_BYTES_PER_KEY : 0);
   }
 
   /** Where record i starts. */
@@ -96,9 +88,7 @@ export class ServedHistory {
     if (additions.length === 0) return this.bytes;
     const count = this.count + additions.length;
     const size = grown(this.store.length, this.used + labelledLength(additions) + count * RECORD);
-    let users = this.usersBytes;
-    for (const a of additions) if (a.served.source === 'user') users += userTextBytes(a.served.text);
-    return HISTORY_FIXED_BYTES + size + (count > SCAN_UP_TO ? count * INDEX_BYTES_PER_KEY : 0) + users;
+    return HISTORY_FIXED_BYTES + size + (count > SCAN_UP_TO ? count * INDEX_BYTES_PER_KEY : 0);
   }
 
   /** Appends records, in order (the caller has checked that none is kept and that they fit its bounds). */
@@ -122,14 +112,9 @@ export class ServedHistory {
   private append(a: ServedAddition): void {
     const s = a.served;
     const store = this.store;
-    const source = SOURCES.indexOf(s.source) & SOURCE_MASK;
-    let meta = source;
+    let meta = SOURCES.indexOf(s.source) & SOURCE_MASK;
     const r = this.at(this.count);
-    if (source === USER) {
-      meta |= IN_USER_TEXTS | (this.users.length << USER_INDEX_SHIFT);
-      this.users.push(s.text);
-      this.usersBytes += userTextBytes(s.text);
-    } else this.used += store.write(s.text, this.used, 'utf8');
+    this.used += store.write(s.text, this.used, 'utf8');
     store.writeUInt32LE(this.used, r + TEXT_END);
     if (s.callId !== undefined) {
       meta |= HAS_CALL_ID;
@@ -169,16 +154,16 @@ export class ServedHistory {
     return i === 0 ? 0 : this.store.readUInt32LE(this.at(i - 1) + TOOL_NAME_END);
   }
 
-  /** The text of record i (one not a user message's decoded from the store: a new string each call). */
+  /** The text of record i, decoded from the store (a new string each call). */
   textAt(i: number): string {
-    const meta = this.store.readUInt32LE(this.at(i) + META);
-    if (meta & IN_USER_TEXTS) return this.users[meta >>> USER_INDEX_SHIFT]!;
     return this.store.toString('utf8', this.startOf(i), this.store.readUInt32LE(this.at(i) + TEXT_END));
   }
 
-  /** The user messages' texts, in order (the history's own array: read it, never change it). */
-  userTexts(): readonly string[] {
-    return this.users;
+  /** The user messages' texts, in order, decoded from the store (new strings each call). */
+  userTexts(): string[] {
+    const out: string[] = [];
+    for (let i = 0; i < this.count; i++) if ((this.store.readUInt32LE(this.at(i) + META) & SOURCE_MASK) === USER) out.push(this.textAt(i));
+    return out;
   }
 
   /** Record i as the checks read it. */
@@ -188,7 +173,7 @@ export class ServedHistory {
     const meta = store.readUInt32LE(r + META);
     const textEnd = store.readUInt32LE(r + TEXT_END);
     const callIdEnd = store.readUInt32LE(r + CALL_ID_END);
-    const text = meta & IN_USER_TEXTS ? this.users[meta >>> USER_INDEX_SHIFT]! : store.toString('utf8', this.startOf(i), textEnd);
+    const text = store.toString('utf8', this.startOf(i), textEnd);
     const out: EarlierServed = { source: SOURCES[meta & SOURCE_MASK]!, message: store.readInt32LE(r + MESSAGE), text, request: store.readUInt32LE(r + REQUEST) };
     if (meta & HAS_CALL_ID) out.callId = store.toString('utf8', textEnd, callIdEnd);
     if (meta & HAS_TOOL_NAME) out.toolName = store.toString('utf8', callIdEnd, store.readUInt32LE(r + TOOL_NAME_END));
@@ -212,8 +197,6 @@ export class ServedHistory {
     this.store.copy(h.store, this.used, this.store.length - records);
     h.used = this.used;
     h.count = this.count;
-    h.users = [...this.users];
-    h.usersBytes = this.usersBytes;
     if (this.index) h.index = new Set(this.index);
     return h;
   }
@@ -234,16 +217,11 @@ export class ServedHistory {
   }
 }
 
-/** A user message's text as a kept string (stringBytes) and its array slot. */
-function userTextBytes(text: string): number {
-  return stringBytes(text) + 8;
-}
-
-/** UTF-8 bytes of the additions' texts (user messages' apart) and labels. */
+/** UTF-8 bytes of the additions' texts and labels. */
 function labelledLength(additions: readonly ServedAddition[]): number {
   let n = 0;
   for (const { served: s } of additions) {
-    if (s.source !== 'user') n += Buffer.byteLength(s.text, 'utf8');
+    n += Buffer.byteLength(s.text, 'utf8');
     if (s.callId !== undefined) n += Buffer.byteLength(s.callId, 'utf8');
     if (s.toolName !== undefined) n += Buffer.byteLength(s.toolName, 'utf8');
   }

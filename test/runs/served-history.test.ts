@@ -1,12 +1,11 @@
 // The served history's compact form (issue 11): records read back exactly as they were added
-// (texts of any width, call ids and tool names present or not, user messages as the strings they
-// were), keys found before and after the index takes over, the estimate is what it allocates, a
-// copy is independent, and a lone surrogate is kept as U+FFFD instead of throwing.
+// (texts of any width, call ids and tool names present or not), the user messages' texts in order,
+// keys found before and after the index takes over, the estimate is what it allocates, a copy is
+// independent, and a lone surrogate is kept as U+FFFD instead of throwing.
 
 import { describe, expect, it } from 'vitest';
 import { ServedHistory, HISTORY_FIXED_BYTES, RECORD_BYTES, type ServedAddition } from '../../src/runs/served-history.js';
 import { servedKey } from '../../src/runs/conversations.js';
-import { stringBytes } from '../../src/runs/string-bytes.js';
 import type { EarlierServed } from '../../src/checks/unsupported-argument.js';
 
 const rec = (text: string, request: number, extra: Partial<EarlierServed> = {}): EarlierServed => ({ source: 'tool-result', message: request * 2, text, request, ...extra });
@@ -53,14 +52,11 @@ describe('unit: ServedHistory', () => {
       h.add(batch);
       expect(h.bytes).toBe(predicted);
     }
-    // Texts in the store as UTF-8; user messages kept as strings (stringBytes) with their slot.
-    const records = h.all();
-    const storeText = records.filter((r) => r.source !== 'user').reduce((n, r) => n + Buffer.byteLength(r.text), 0);
-    const userBytes = records.filter((r) => r.source === 'user').reduce((n, r) => n + stringBytes(r.text) + 8, 0);
-    const used = storeText + 60 * RECORD_BYTES;
-    expect(h.bytes).toBeGreaterThanOrEqual(HISTORY_FIXED_BYTES + used + userBytes);
+    // Every text in the store as UTF-8, a record each.
+    const used = h.all().reduce((n, r) => n + Buffer.byteLength(r.text), 0) + 60 * RECORD_BYTES;
+    expect(h.bytes).toBeGreaterThanOrEqual(HISTORY_FIXED_BYTES + used);
     // The store within an eighth (plus 64 bytes) of what it uses, and the index past sixteen records.
-    expect(h.bytes).toBeLessThanOrEqual(HISTORY_FIXED_BYTES + Math.floor(used * 1.125) + 64 + 60 * 40 + userBytes);
+    expect(h.bytes).toBeLessThanOrEqual(HISTORY_FIXED_BYTES + Math.floor(used * 1.125) + 64 + 60 * 40);
   });
 
   it('a copy is independent of the original', () => {
@@ -81,11 +77,10 @@ describe('unit: ServedHistory', () => {
     ]);
   });
 
-  it('gives the user messages, in order, as the strings they were (every answer reads them)', () => {
+  it("gives the user messages' texts, in order (what an answer's check reads)", () => {
     const question = 'Welche Maschinen von Müller & Söhne haben gestern kein Backup gemacht?';
     const h = ServedHistory.of([{ source: 'system', message: 0, text: 'sys', request: 1 }, { source: 'user', message: 1, text: question, request: 1 }, rec('result', 1), { source: 'user', message: 3, text: 'and srv-db-04?', request: 2 }], servedKey);
     expect(h.userTexts()).toEqual([question, 'and srv-db-04?']);
-    expect(h.userTexts()[0]).toBe(question);
     expect(h.textAt(1)).toBe(question);
     expect(h.clone().userTexts()).toEqual(h.userTexts());
   });
