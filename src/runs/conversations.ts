@@ -11,7 +11,7 @@ import type { Frame, ServedString } from './frame.js';
 import type { ToolCall } from '../model/agent.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { soleArgumentOf, type SoleArgument } from './sole-argument.js';
-import { ServedHistory, type ServedAddition } from './served-history.js';
+import { ServedHistory, labelledLength, type ServedAddition } from './served-history.js';
 import { stringBytes } from './string-bytes.js';
 
 export interface ConversationState {
@@ -193,9 +193,10 @@ export class ConversationStore {
     if (additions.length === 0) return;
     const before = history.bytes;
     // All of the request's new strings at once (one growth of the history's stores), when they fit.
-    const all = history.bytesAfter(additions) - before;
+    const labelled = labelledLength(additions);
+    const all = history.bytesAfter(additions, labelled) - before;
     if (this.fits(state, all, history.length + additions.length - 1)) {
-      history.add(additions);
+      history.add(additions, labelled);
       this.charge(state, history.bytes - before);
       return;
     }

@@ -37,7 +37,7 @@ import { traceChunks } from './trace-chunks.js';
 import { rebuildMastraWindows } from '../conventions/mastra-1x.js';
 
 import { conversationStateAccess, type ConversationStateAccess } from './state-access.js';
-import { TRACE_RECORD_BYTES, TraceRecord, addTally, countWritten, noteFinding, talliesOfRecord, traceRecordPartsBytes } from './trace-record.js';
+import { TRACE_RECORD_BYTES, TraceRecord, addTally, countWritten, negated, noteFinding, talliesOfRecord, traceRecordPartsBytes } from './trace-record.js';
 
 export type { Redaction, FootprintOptions, SpanAnnotation, ProcessInput, ProcessResult, CoreStats, ResolvedOptions } from './options.js';
 export { resolveOptions } from './options.js';
@@ -340,7 +340,7 @@ export class FootprintCore {
       ann.attributes[ATTR_FINDINGS_COUNT] = ann.events.filter((e) => e.name === EVENT_FINDING).length;
       result.findings.push(f);
       this.findingsByKind[f.kind] = (this.findingsByKind[f.kind] ?? 0) + 1;
-      this.cacheBytes += countWritten(this.traceRecord(f.span.traceId), checkOfKind(f.kind));
+      this.cacheBytes += countWritten(rec, checkOfKind(f.kind));
     }
 
     // 6. The turn's disposition: on its invoke_agent span, else on the trace's root span.
@@ -563,14 +563,3 @@ function conversationIdOnSpan(span: SpanData): string | undefined {
   return undefined;
 }
 
-/** A tally with every count negated: adding it takes the original back. */
-function negated(t: CheckTally): CheckTally {
-  return {
-    ...t,
-    checked: -t.checked,
-    findings: -t.findings,
-    notApplicable: -t.notApplicable,
-    unreachable: -t.unreachable,
-    unreachableReasons: Object.fromEntries(Object.entries(t.unreachableReasons).map(([k, v]) => [k, -v])),
-  };
-}

@@ -83,18 +83,21 @@ export class ServedHistory {
     return false;
   }
 
-  /** What `bytes` would be after adding these (none of them kept yet), without adding them. */
-  bytesAfter(additions: readonly ServedAddition[]): number {
+  /**
+   * What `bytes` would be after adding these (none of them kept yet), without adding them.
+   * `labelled`: their labelledLength, when the caller already has it.
+   */
+  bytesAfter(additions: readonly ServedAddition[], labelled = labelledLength(additions)): number {
     if (additions.length === 0) return this.bytes;
     const count = this.count + additions.length;
-    const size = grown(this.store.length, this.used + labelledLength(additions) + count * RECORD);
+    const size = grown(this.store.length, this.used + labelled + count * RECORD);
     return HISTORY_FIXED_BYTES + size + (count > SCAN_UP_TO ? count * INDEX_BYTES_PER_KEY : 0);
   }
 
   /** Appends records, in order (the caller has checked that none is kept and that they fit its bounds). */
-  add(additions: readonly ServedAddition[]): void {
+  add(additions: readonly ServedAddition[], labelled = labelledLength(additions)): void {
     if (additions.length === 0) return;
-    this.reserve(this.used + labelledLength(additions) + (this.count + additions.length) * RECORD);
+    this.reserve(this.used + labelled + (this.count + additions.length) * RECORD);
     for (const a of additions) this.append(a);
   }
 
@@ -217,8 +220,8 @@ export class ServedHistory {
   }
 }
 
-/** UTF-8 bytes of the additions' texts and labels. */
-function labelledLength(additions: readonly ServedAddition[]): number {
+/** UTF-8 bytes of the additions' texts and labels: what they take in the store besides their records. */
+export function labelledLength(additions: readonly ServedAddition[]): number {
   let n = 0;
   for (const { served: s } of additions) {
     n += Buffer.byteLength(s.text, 'utf8');

@@ -160,8 +160,7 @@ export function addTally(rec: TraceRecord, t: CheckTally): number {
   for (const [r, n] of Object.entries(t.unreachableReasons)) {
     const j = reasonAt(rec.reasons, pair, r);
     if (j < 0) {
-      const sum = 0 + n;
-      if (sum !== 0) bytes += appendReason(rec, pair, r, sum);
+      if (n !== 0) bytes += appendReason(rec, pair, r, n);
       continue;
     }
     const reasons = rec.reasons!;
@@ -190,6 +189,18 @@ function reasonAt(reasons: readonly (number | string)[] | undefined, pair: numbe
   if (reasons === undefined) return -1;
   for (let j = 0; j < reasons.length; j += REASON_WIDTH) if (reasons[j] === pair && reasons[j + 1] === reason) return j;
   return -1;
+}
+
+/** A tally with every count negated: adding it takes the original back. */
+export function negated(t: CheckTally): CheckTally {
+  return {
+    ...t,
+    checked: -t.checked,
+    findings: -t.findings,
+    notApplicable: -t.notApplicable,
+    unreachable: -t.unreachable,
+    unreachableReasons: Object.fromEntries(Object.entries(t.unreachableReasons).map(([k, v]) => [k, -v])),
+  };
 }
 
 /** The record's tallies as CheckTally objects (new ones each call), in the order first tallied. */

@@ -4,7 +4,7 @@
 // what adding reports is what the record holds, and an evicted record gives back all of it.
 
 import { describe, expect, it } from 'vitest';
-import { TraceRecord, addTally, countWritten, noteFinding, talliesOfRecord, traceRecordPartsBytes } from '../../src/runs/trace-record.js';
+import { TraceRecord, addTally, countWritten, negated, noteFinding, talliesOfRecord, traceRecordPartsBytes } from '../../src/runs/trace-record.js';
 import { FootprintCore } from '../../src/runs/footprint.js';
 import { loadDeclarationsFile } from '../../src/declarations/load.js';
 import type { CheckTally, Seam } from '../../src/model/finding.js';
@@ -29,14 +29,6 @@ function referenceAdd(map: Map<string, CheckTally>, t: CheckTally): void {
   }
 }
 
-const negated = (t: CheckTally): CheckTally => ({
-  ...t,
-  checked: -t.checked,
-  findings: -t.findings,
-  notApplicable: -t.notApplicable,
-  unreachable: -t.unreachable,
-  unreachableReasons: Object.fromEntries(Object.entries(t.unreachableReasons).map(([k, v]) => [k, -v])),
-});
 
 /** A small deterministic generator (no Math.random: a failure must replay). */
 function rng(seed: number) {
