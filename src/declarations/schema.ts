@@ -49,11 +49,12 @@ const DeclarationsSchema = z.strictObject({
   tools: z.record(nonBlank, Tool).default({}),
   claims: z.record(nonBlank, Claim).optional(),
   answers: Answers.optional(),
+  inference: z.boolean().optional(),
 });
 
 const TOOL_KEYS = ['argumentsFrom', 'readOnly', 'inputSchema', 'resultColumns', 'rowsAt', 'errorShape'];
 const ERROR_SHAPE_KEYS = ['field', 'refused', 'notFound', 'message'];
-const TOP_KEYS = ['tools', 'claims', 'answers'];
+const TOP_KEYS = ['tools', 'claims', 'answers', 'inference'];
 const ANSWER_KEYS = ['checkValues'];
 const COLUMN_KEYS = ['type', 'nullable'];
 const CLAIM_KEYS = ['entity', 'field', 'exact'];

@@ -63,6 +63,12 @@ export interface Declarations {
   /** Answer field path -> the settled fact it claims (a structured-output answer). Arms unsupported-claim. */
   claims?: Record<string, ClaimDeclaration>;
   answers?: AnswerDeclaration;
+  /**
+   * false: arm checks only by what is declared here (agentfootprint's "declared, never inferred").
+   * Default true: what the trace itself shows (a tool's name, description, MCP annotations) arms
+   * checks too, always below a declaration and always said (`armedBy: inferred`).
+   */
+  inference?: boolean;
 }
 
 export const NO_DECLARATIONS: Declarations = Object.freeze({ tools: {} }) as Declarations;

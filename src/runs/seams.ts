@@ -6,7 +6,7 @@ import type { LlmRequest, ToolExecution } from '../model/agent.js';
 import type { CheckTally, Finding } from '../model/finding.js';
 import type { LedgerRow } from '../model/ledger.js';
 import type { SpanEventData } from '../model/telemetry.js';
-import type { ToolDeclaration } from '../declarations/types.js';
+import type { EffectiveDeclaration } from '../declarations/inferred.js';
 import type { Limits } from '../limits.js';
 import { buildFrame, resultText, type Frame } from './frame.js';
 import { servedKey, type ConversationState, type ConversationStore } from './conversations.js';
@@ -34,7 +34,7 @@ export interface SeamContext {
   conversations: ConversationStore;
   declarations: Declarations;
   redaction: Redaction;
-  declarationOf: (tenant: string, toolName: string) => ToolDeclaration | undefined;
+  declarationOf: (tenant: string, toolName: string) => EffectiveDeclaration | undefined;
   /** Whether any tool of this tenant is declared to take its arguments from others (file or spans). */
   anyArgumentsFrom: (tenant: string) => boolean;
   /** Tallies this trace has gathered so far (before this request's). */

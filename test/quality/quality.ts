@@ -10,7 +10,7 @@ import { readmeBlock, spliceReadme } from './readme-block.js';
 
 const root = process.cwd();
 const args = new Set(process.argv.slice(2));
-const results = scoreCorpus(root);
+const results = scoreCorpus(root, args.has('--no-declarations') ? 'none' : 'declared');
 if (args.has('--verbose')) process.stdout.write(renderVerbose(results) + '\n');
 process.stdout.write(renderTable(results));
 
