@@ -163,3 +163,27 @@ export const STATE_STORE_BUDGET_MS = 50;
 export const STATE_STORE_COMMAND_TIMEOUT_MS = 1000;
 /** Times a write that met another instance's newer version is merged and tried again. */
 export const STATE_STORE_WRITE_ATTEMPTS = 4;
+
+// ---- Behaviour checks: argument schemas, repeated calls, counts, statuses, actions (issue 28) ----
+
+/** Bounds of `argument-schema`'s validator (src/runs/schema-validator.ts). */
+export const SCHEMA_LIMITS = Object.freeze({
+  /** Compiled input schemas kept (least recently used dropped first); a schema is compiled once while kept. */
+  maxCompiledSchemas: 256,
+  /** UTF-8 bytes of one schema's JSON; a larger schema is not compiled (the call is unreachable, said so). */
+  maxSchemaBytes: 256 * 1024,
+  /** Violations named in one finding; the rest are counted. */
+  maxNamedViolations: 6,
+});
+
+/** Bounds of the answer checks that read served results as rows (count-mismatch, status-contradiction). */
+export const SERVED_ROWS_LIMITS = Object.freeze({
+  /** Tool results read per answer (the latest first); older ones are not read. */
+  maxResults: 200,
+  /** UTF-8 bytes of one result text parsed as JSON; a longer one is not read as rows. */
+  maxResultBytes: 1024 * 1024,
+  /** Row sets (arrays, keyed maps) collected per answer. */
+  maxRowSets: 2000,
+  /** Objects visited per result while collecting rows and entities. */
+  maxNodesPerResult: 20_000,
+});

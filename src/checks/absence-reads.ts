@@ -44,7 +44,8 @@ export function readToolTest(declarationOf: (tool: string) => ToolDeclaration | 
   return (tool) => declarationOf(tool)?.readOnly === true || producers.has(tool);
 }
 
-function canonical(v: unknown, depth = 0): string {
+/** A value's text with object keys sorted (a JSON string read as its value): equal for the same arguments however recorded. */
+export function canonical(v: unknown, depth = 0): string {
   if (typeof v === 'string') {
     const t = v.trim();
     if (depth === 0 && (t.startsWith('{') || t.startsWith('['))) {

@@ -9,6 +9,8 @@ export type { RegisteredCheck } from '../model/finding.js';
 export const CHECK_CATALOG: readonly RegisteredCheck[] = [
   { id: 'dangling-reference', seam: 'offer', readsContent: true },
   { id: 'unsupported-argument', seam: 'choice', readsContent: true },
+  { id: 'argument-schema', seam: 'choice', readsContent: true },
+  { id: 'repeated-call', seam: 'choice', readsContent: true },
   { id: 'empty-lookup', seam: 'write', readsContent: true },
   { id: 'result-columns', seam: 'write', readsContent: true, kinds: ['missing-column', 'column-type-mismatch'] },
   { id: 'unsupported-value', seam: 'answer', readsContent: true },

@@ -61,6 +61,7 @@ export function findingJson(f: Finding, e: SpanEventData): Record<string, unknow
     value: attr(e, N.ATTR_FINDING_VALUE) ?? null,
     grounding: f.grounding ?? null,
     advisory: f.advisory === true,
+    ...(f.armedBy ? { armedBy: f.armedBy } : {}),
     message: attr(e, N.ATTR_FINDING_MESSAGE) ?? f.message,
     witnesses,
   };

@@ -27,6 +27,8 @@ export const GROUNDING_COMPOSED = 'composed';
 export const GROUNDING_DERIVED = 'derived';
 export const GROUNDING_WRONG_PRODUCER = 'wrong-producer';
 export const ATTR_FINDING_ADVISORY = 'footprint.finding.advisory';
+/** How the finding's check was armed: `declared` or `inferred` (the trace itself showed it). */
+export const ATTR_FINDING_ARMED_BY = 'footprint.finding.armed_by';
 export const ATTR_TOOL_NAME = 'footprint.tool.name';
 export const ATTR_TOOL_CALL_ID = 'footprint.tool.call.id';
 

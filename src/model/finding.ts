@@ -47,7 +47,16 @@ export interface Finding {
   /** Check-specific classification, e.g. `assistant-only` | `nowhere` for unsupported-argument. */
   grounding?: string;
   conversationId?: string;
+  /**
+   * How the check that filed it was armed: `declared` (a declaration said what it relies on) or
+   * `inferred` (the trace itself showed it: a recorded schema, a tool's name or description, the
+   * window's calls and rows). The message says the evidence.
+   */
+  armedBy?: ArmedBy;
 }
+
+/** The two tiers a check is armed by (DESIGN: "Declarations, and what the trace shows"). */
+export type ArmedBy = 'declared' | 'inferred';
 
 /** Per-check accounting for one turn: "no findings" must never read as "all checked". */
 export interface CheckTally {

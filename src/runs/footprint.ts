@@ -483,6 +483,7 @@ export class FootprintCore {
     const state = this.conversations.get(conversationKey(ev.tenant, ev.conversationId, ev.span.traceId));
     const outcome = ev.kind === 'llm-request' ? checkRequest(this.seamContext(), state, ev) : checkExecution(this.seamContext(), state, ev);
     this.addTallies(ev.span.traceId, outcome.tallies);
+    for (const d of outcome.diagnostics ?? []) if (result.diagnostics.length < MAX_SEAM_DIAGNOSTICS) result.diagnostics.push(d);
     if (ev.conversationId) for (const f of outcome.findings) f.conversationId = ev.conversationId;
     const { limits } = this.config;
     if (outcome.events.length > 0) annotationFor(result, spanKey(ev.span)).events.push(...outcome.events);
@@ -529,6 +530,8 @@ export class FootprintCore {
   }
 }
 
+/** Diagnostics the seams' checks add to one batch's result (a bad tool schema is reported once while cached). */
+const MAX_SEAM_DIAGNOSTICS = 1000;
 /** Estimated bytes of one span declaration entry (its key, the map slot; the declaration is shared). */
 const SPAN_DECLARATION_BYTES = 256;
 /** Tool definitions of one request that inference remembers (the rest are read by name alone). */

@@ -22,8 +22,15 @@ import { unsupportedClaims } from '../checks/unsupported-claim.js';
 import { refusalAssertsAbsence } from '../checks/refusal-asserts-absence.js';
 import { producersOf, readToolTest } from '../checks/absence-reads.js';
 import { answerStanding } from '../checks/answer-standing.js';
+import { argumentSchemas, type ToolSchema } from '../checks/argument-schema.js';
+import { repeatedCalls } from '../checks/repeated-call.js';
+import { createSchemaValidator } from './schema-validator.js';
+import { rawTurnCalls, readTurnCalls } from './turn-calls.js';
+import { canonical } from '../checks/absence-reads.js';
+import { SCHEMA_LIMITS } from '../limits.js';
+import type { Diagnostic } from '../model/diagnostics.js';
 import { CHECK_CATALOG, CONTENT_NOT_CAPTURED, STATE_INCOMPLETE } from '../checks/catalog.js';
-import type { Declarations } from '../declarations/types.js';
+import type { Declarations, ToolDeclaration } from '../declarations/types.js';
 import type { Redaction } from './footprint.js';
 import { redactValue } from '../findings/quote.js';
 import { fitBytes } from '../findings/events.js';
@@ -47,7 +54,12 @@ export interface SeamOutcome {
   externalGroundsUsed: ExternalGroundUse[];
   /** Further events for the request's own span (e.g. the answer's standing). */
   events: SpanEventData[];
+  /** What a check could not use (a tool's input schema that does not compile), once each. */
+  diagnostics?: Diagnostic[];
 }
+
+/** The one validator of tool input schemas: ajv, each schema compiled once, a bounded cache (SCHEMA_LIMITS). */
+const schemaValidator = createSchemaValidator();
 
 const empty = (): SeamOutcome => ({ findings: [], tallies: [], externalGroundsUsed: [], events: [] });
 
@@ -138,6 +150,7 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
   out.findings.push(...offer.findings, ...choice.findings);
   out.tallies.push(offer.tally, choice.tally);
   out.externalGroundsUsed.push(...choice.externalGroundsUsed);
+  checkCalls(ctx, req, declarationOf, out);
   if (req.toolCalls.length === 0 && req.outputText.some((t) => t.trim() !== '')) checkAnswer(ctx, state, req, frame, out);
 
   ctx.conversations.recordServed(state, state.requests, frame.served, presentResultTools);
@@ -151,6 +164,44 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
       : undefined,
   );
   return out;
+}
+
+/** The input schema a call is judged against: the declared one, else the one the request recorded. */
+function schemaOf(req: LlmRequest, declarationOf: (name: string) => ToolDeclaration | undefined, name: string): ToolSchema | undefined {
+  const declared = declarationOf(name)?.inputSchema;
+  if (declared !== undefined) return { schema: declared, armedBy: 'declared', source: 'declared inputSchema' };
+  const recorded = req.toolDefinitions?.find((d) => d.name === name)?.inputSchema;
+  if (recorded !== undefined) return { schema: recorded, armedBy: 'inferred', source: `the request's tool definition of '${name}'` };
+  return undefined;
+}
+
+/** The choice checks that read the calls themselves: their arguments against the schema, and repeats within the turn. */
+function checkCalls(ctx: SeamContext, req: LlmRequest, declarationOf: (name: string) => ToolDeclaration | undefined, out: SeamOutcome): void {
+  const { limits } = ctx;
+  const schemas = argumentSchemas({
+    span: req.span,
+    toolCalls: req.toolCalls,
+    schemaOf: (name) => schemaOf(req, declarationOf, name),
+    validate: (schema, value) => schemaValidator.validate(schema, value),
+    quotedValueChars: limits.quotedValueChars,
+    maxNamedViolations: SCHEMA_LIMITS.maxNamedViolations,
+  });
+  for (const bad of schemas.badSchemas) {
+    (out.diagnostics ??= []).push({ level: 'warn', code: 'argument-schema.bad-schema', message: `the input schema of tool '${bad.toolName}' cannot be used to check its calls: ${bad.reason}`, traceId: req.span.traceId, spanId: req.span.spanId });
+  }
+  // The turn's calls are read only when a chosen call repeats one the window shows (the usual request repeats none).
+  const raw = req.toolCalls.length > 0 ? rawTurnCalls(req.input) : [];
+  const chosen = new Set(req.toolCalls.map((c) => `${c.name}\u0000${canonical(c.arguments)}`));
+  const repeats = raw.some((c) => c.served && chosen.has(`${c.toolName}\u0000${canonical(c.arguments)}`));
+  const repeated = repeatedCalls({
+    span: req.span,
+    toolCalls: req.toolCalls,
+    turnCalls: repeats ? readTurnCalls(raw, req, declarationOf).calls : [],
+    readOnlyOf: (name) => declarationOf(name)?.readOnly,
+    quotedValueChars: limits.quotedValueChars,
+  });
+  out.findings.push(...schemas.findings, ...repeated.findings);
+  out.tallies.push(schemas.tally, repeated.tally);
 }
 
 /**

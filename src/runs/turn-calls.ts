@@ -1,0 +1,98 @@
+// This turn's tool calls as a request's window shows them (the calls after the window's last user
+// message, each paired by its call id with the tool message answering it), for the checks that
+// judge a turn's calls: `repeated-call` (what was already asked and answered) and, where no
+// execute_tool span recorded the turn's calls, `unconfirmed-action` (which writes ran). Each
+// result is read by the one result reader, so "refused", "failed" and "not found" mean here what
+// they mean in the ledger. Pure: no I/O, no clocks. Must never pair a result without an id (names
+// and order are never joined) and never make up a result the window does not hold.
+// (Issue 27 builds ledger rows from windows too; when those land, a turn's rows come from the
+// ledger and this stays the reader of the window's order.)
+
+import type { LlmRequest, Message, ToolExecution } from '../model/agent.js';
+import type { LedgerRow } from '../model/ledger.js';
+import type { TurnCall } from '../checks/repeated-call.js';
+import type { ToolDeclaration } from '../declarations/types.js';
+import { ledgerRowOf } from './ledger-row.js';
+
+/** Index of the window's last user message that says something (tool results under `user` do not count); -1 when none. */
+export function lastUserText(input: readonly Message[]): number {
+  for (let i = input.length - 1; i >= 0; i--) {
+    const m = input[i]!;
+    if (m.role === 'user' && m.parts.some((p) => p.type === 'text' && p.text.trim() !== '')) return i;
+  }
+  return -1;
+}
+
+/** How a served result says its call ended, read as the ledger reads it. */
+export function endingOf(row: LedgerRow): TurnCall['ending'] {
+  if (row.reading.absence?.notFound !== undefined) return 'not-found';
+  if (row.outcome === 'failed' || row.outcome === 'refused') return row.outcome;
+  if (row.result === undefined) return 'unknown';
+  return 'ok';
+}
+
+/** A call of this turn as the window holds it, before its result is read. */
+export interface RawTurnCall {
+  toolName: string;
+  callId?: string;
+  arguments: unknown;
+  message: number;
+  /** Whether the window holds a result for it (paired by id). */
+  served: boolean;
+  result?: unknown;
+}
+
+/**
+ * The calls the window shows after its last user message, in the order it shows them, each with
+ * the result answering it when the window holds one. Calls without an id are listed without a
+ * result (nothing pairs them).
+ */
+export function rawTurnCalls(input: readonly Message[]): RawTurnCall[] {
+  const from = lastUserText(input) + 1;
+  const results = new Map<string, unknown>();
+  for (let i = from; i < input.length; i++) {
+    for (const p of input[i]!.parts) if (p.type === 'tool-result' && p.id !== undefined && !results.has(p.id)) results.set(p.id, p.result);
+  }
+  const out: RawTurnCall[] = [];
+  for (let i = from; i < input.length; i++) {
+    for (const p of input[i]!.parts) {
+      if (p.type !== 'tool-call') continue;
+      const served = p.id !== undefined && results.has(p.id);
+      out.push({ toolName: p.name, ...(p.id !== undefined ? { callId: p.id } : {}), arguments: p.arguments, message: i, served, ...(served ? { result: results.get(p.id!) } : {}) });
+    }
+  }
+  return out;
+}
+
+/**
+ * The raw calls read by the one result reader: each served one gets the ledger row a span would
+ * have given it (status unset: the window records none) and the ending that row says.
+ */
+export function readTurnCalls(raw: readonly RawTurnCall[], req: LlmRequest, declarationOf: (tool: string) => ToolDeclaration | undefined): { calls: TurnCall[]; rows: LedgerRow[] } {
+  const calls: TurnCall[] = [];
+  const rows: LedgerRow[] = [];
+  for (const c of raw) {
+    if (!c.served) {
+      calls.push({ toolName: c.toolName, ...(c.callId !== undefined ? { callId: c.callId } : {}), arguments: c.arguments, message: c.message, ending: 'unknown' });
+      continue;
+    }
+    const execution: ToolExecution = {
+      kind: 'tool-execution',
+      span: req.span,
+      convention: req.convention,
+      tenant: req.tenant,
+      callId: c.callId!,
+      toolName: c.toolName,
+      arguments: c.arguments,
+      result: c.result,
+      status: 'unset',
+      startTimeUnixNano: req.startTimeUnixNano,
+      endTimeUnixNano: req.startTimeUnixNano,
+    };
+    const row = ledgerRowOf(execution, declarationOf(c.toolName));
+    rows.push(row);
+    const said = row.reading.refusal ?? row.reading.absence?.notFound;
+    calls.push({ toolName: c.toolName, callId: c.callId!, arguments: c.arguments, message: c.message, result: c.result, ending: endingOf(row), ...(said !== undefined ? { said } : {}) });
+  }
+  return { calls, rows };
+}
