@@ -17,6 +17,7 @@ export const CHECK_CATALOG: readonly RegisteredCheck[] = [
   { id: 'prior-turn-evidence', seam: 'answer', readsContent: true },
   { id: 'unsupported-claim', seam: 'answer', readsContent: true },
   { id: 'refusal-asserts-absence', seam: 'answer', readsContent: true },
+  { id: 'count-mismatch', seam: 'answer', readsContent: true },
 ];
 
 /** The reason every content-reading check gives when the instrumentation recorded no messages. */

@@ -24,6 +24,8 @@ import { producersOf, readToolTest } from '../checks/absence-reads.js';
 import { answerStanding } from '../checks/answer-standing.js';
 import { argumentSchemas, type ToolSchema } from '../checks/argument-schema.js';
 import { repeatedCalls } from '../checks/repeated-call.js';
+import { countMismatches } from '../checks/count-mismatch.js';
+import { servedResults } from './served-results.js';
 import { createSchemaValidator } from './schema-validator.js';
 import { rawTurnCalls, readTurnCalls } from './turn-calls.js';
 import { canonical } from '../checks/absence-reads.js';
@@ -337,6 +339,7 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
   const refusal = refusalAssertsAbsence({ span: req.span, answerText, rows: declaredRows, quotedValueChars: limits.quotedValueChars, isRead });
   answerFindings.push(...claims.findings, ...refusal.findings);
   tallies.push(claims.tally, refusal.tally);
+  checkAnswerRows(ctx, state, req, frame, answerText, answerFindings, tallies);
   out.findings.push(...answerFindings);
   out.tallies.push(...tallies);
 
@@ -356,6 +359,16 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
       [ATTR_ANSWER_STATEMENT]: fitBytes(standing.statement, limits.maxWrittenAttributeBytes),
     },
   });
+}
+
+/** The answer checks that read what was served as rows and what this turn's calls did: counts, statuses, actions. */
+function checkAnswerRows(ctx: SeamContext, state: ConversationState, req: LlmRequest, frame: Frame, answerText: string, answerFindings: Finding[], tallies: CheckTally[]): void {
+  const { limits } = ctx;
+  const served = servedResults(req, state.ledger, req.span.traceId);
+  const userTexts = [...frame.served.filter((s) => s.source === 'system' || s.source === 'user').map((s) => s.text), ...earlierUserTexts(state)];
+  const counts = countMismatches({ span: req.span, answerText, served, userTexts, quotedValueChars: limits.quotedValueChars });
+  answerFindings.push(...counts.findings);
+  tallies.push(counts.tally);
 }
 
 function notArmed(check: string): CheckTally {
