@@ -25,6 +25,7 @@ import { answerStanding } from '../checks/answer-standing.js';
 import { argumentSchemas, type ToolSchema } from '../checks/argument-schema.js';
 import { repeatedCalls } from '../checks/repeated-call.js';
 import { countMismatches } from '../checks/count-mismatch.js';
+import { statusContradictions } from '../checks/status-contradiction.js';
 import { servedResults } from './served-results.js';
 import { createSchemaValidator } from './schema-validator.js';
 import { rawTurnCalls, readTurnCalls } from './turn-calls.js';
@@ -367,8 +368,9 @@ function checkAnswerRows(ctx: SeamContext, state: ConversationState, req: LlmReq
   const served = servedResults(req, state.ledger, req.span.traceId);
   const userTexts = [...frame.served.filter((s) => s.source === 'system' || s.source === 'user').map((s) => s.text), ...earlierUserTexts(state)];
   const counts = countMismatches({ span: req.span, answerText, served, userTexts, quotedValueChars: limits.quotedValueChars });
-  answerFindings.push(...counts.findings);
-  tallies.push(counts.tally);
+  const statuses = statusContradictions({ span: req.span, answerText, served, quotedValueChars: limits.quotedValueChars });
+  answerFindings.push(...counts.findings, ...statuses.findings);
+  tallies.push(counts.tally, statuses.tally);
 }
 
 function notArmed(check: string): CheckTally {
