@@ -19,6 +19,7 @@ export const CHECK_CATALOG: readonly RegisteredCheck[] = [
   { id: 'refusal-asserts-absence', seam: 'answer', readsContent: true },
   { id: 'count-mismatch', seam: 'answer', readsContent: true },
   { id: 'status-contradiction', seam: 'answer', readsContent: true },
+  { id: 'unconfirmed-action', seam: 'answer', readsContent: true },
 ];
 
 /** The reason every content-reading check gives when the instrumentation recorded no messages. */

@@ -26,9 +26,11 @@ import { argumentSchemas, type ToolSchema } from '../checks/argument-schema.js';
 import { repeatedCalls } from '../checks/repeated-call.js';
 import { countMismatches } from '../checks/count-mismatch.js';
 import { statusContradictions } from '../checks/status-contradiction.js';
+import { unconfirmedActions, type WriteTool } from '../checks/unconfirmed-action.js';
+import { roleArmedBy } from '../declarations/inferred.js';
 import { servedResults } from './served-results.js';
 import { createSchemaValidator } from './schema-validator.js';
-import { rawTurnCalls, readTurnCalls } from './turn-calls.js';
+import { conversationCalls, rawTurnCalls, readTurnCalls } from './turn-calls.js';
 import { canonical } from '../checks/absence-reads.js';
 import { SCHEMA_LIMITS } from '../limits.js';
 import type { Diagnostic } from '../model/diagnostics.js';
@@ -369,8 +371,24 @@ function checkAnswerRows(ctx: SeamContext, state: ConversationState, req: LlmReq
   const userTexts = [...frame.served.filter((s) => s.source === 'system' || s.source === 'user').map((s) => s.text), ...earlierUserTexts(state)];
   const counts = countMismatches({ span: req.span, answerText, served, userTexts, quotedValueChars: limits.quotedValueChars });
   const statuses = statusContradictions({ span: req.span, answerText, served, quotedValueChars: limits.quotedValueChars });
-  answerFindings.push(...counts.findings, ...statuses.findings);
-  tallies.push(counts.tally, statuses.tally);
+  const declarationOf = (name: string) => ctx.declarationOf(req.tenant, name);
+  const calls = conversationCalls(req, state.ledger, req.span.traceId, declarationOf);
+  const actions = unconfirmedActions({ span: req.span, answerText, writes: writeTools(ctx, req, calls.map((c) => c.toolName)), calls, quotedValueChars: limits.quotedValueChars });
+  answerFindings.push(...counts.findings, ...statuses.findings, ...actions.findings);
+  tallies.push(counts.tally, statuses.tally, actions.tally);
+}
+
+/** The tools known as writes (declared or inferred `readOnly: false`) among those offered, declared or called, with how that is known. */
+function writeTools(ctx: SeamContext, req: LlmRequest, called: readonly string[]): WriteTool[] {
+  const names = new Set([...(req.toolDefinitions ?? []).map((d) => d.name), ...Object.keys(ctx.declarations.tools), ...called]);
+  const out: WriteTool[] = [];
+  for (const name of names) {
+    const d = ctx.declarationOf(req.tenant, name);
+    if (d?.readOnly !== false) continue;
+    const armedBy = roleArmedBy(d);
+    out.push({ name, armedBy, evidence: armedBy === 'inferred' ? (d.inferred?.readOnly ?? 'inferred a write') : 'declared readOnly: false' });
+  }
+  return out;
 }
 
 function notArmed(check: string): CheckTally {

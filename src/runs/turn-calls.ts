@@ -11,6 +11,7 @@
 import type { LlmRequest, Message, ToolExecution } from '../model/agent.js';
 import type { LedgerRow } from '../model/ledger.js';
 import type { TurnCall } from '../checks/repeated-call.js';
+import type { ActionCall } from '../checks/unconfirmed-action.js';
 import type { ToolDeclaration } from '../declarations/types.js';
 import { ledgerRowOf } from './ledger-row.js';
 
@@ -31,7 +32,7 @@ export function endingOf(row: LedgerRow): TurnCall['ending'] {
   return 'ok';
 }
 
-/** A call of this turn as the window holds it, before its result is read. */
+/** A call as the window holds it, before its result is read. */
 export interface RawTurnCall {
   toolName: string;
   callId?: string;
@@ -40,27 +41,62 @@ export interface RawTurnCall {
   /** Whether the window holds a result for it (paired by id). */
   served: boolean;
   result?: unknown;
+  /** The call comes after the window's last user message. */
+  thisTurn: boolean;
 }
 
 /**
- * The calls the window shows after its last user message, in the order it shows them, each with
- * the result answering it when the window holds one. Calls without an id are listed without a
- * result (nothing pairs them).
+ * Every call the window shows, in the order it shows them, each with the result answering it when
+ * the window holds one, and whether it is this turn's (after the last user message). Calls without
+ * an id are listed without a result (nothing pairs them).
  */
-export function rawTurnCalls(input: readonly Message[]): RawTurnCall[] {
-  const from = lastUserText(input) + 1;
+export function rawWindowCalls(input: readonly Message[]): RawTurnCall[] {
+  const lastUser = lastUserText(input);
   const results = new Map<string, unknown>();
-  for (let i = from; i < input.length; i++) {
+  for (const m of input) for (const p of m.parts) if (p.type === 'tool-result' && p.id !== undefined && !results.has(p.id)) results.set(p.id, p.result);
+  const out: RawTurnCall[] = [];
+  input.forEach((m, i) => {
+    for (const p of m.parts) {
+      if (p.type !== 'tool-call') continue;
+      const served = p.id !== undefined && results.has(p.id);
+      out.push({ toolName: p.name, ...(p.id !== undefined ? { callId: p.id } : {}), arguments: p.arguments, message: i, served, ...(served ? { result: results.get(p.id!) } : {}), thisTurn: i > lastUser });
+    }
+  });
+  return out;
+}
+
+/** This turn's calls as the window shows them (after its last user message). */
+export function rawTurnCalls(input: readonly Message[]): RawTurnCall[] {
+  const lastUser = lastUserText(input);
+  const results = new Map<string, unknown>();
+  for (let i = lastUser + 1; i < input.length; i++) {
     for (const p of input[i]!.parts) if (p.type === 'tool-result' && p.id !== undefined && !results.has(p.id)) results.set(p.id, p.result);
   }
   const out: RawTurnCall[] = [];
-  for (let i = from; i < input.length; i++) {
+  for (let i = lastUser + 1; i < input.length; i++) {
     for (const p of input[i]!.parts) {
       if (p.type !== 'tool-call') continue;
       const served = p.id !== undefined && results.has(p.id);
-      out.push({ toolName: p.name, ...(p.id !== undefined ? { callId: p.id } : {}), arguments: p.arguments, message: i, served, ...(served ? { result: results.get(p.id!) } : {}) });
+      out.push({ toolName: p.name, ...(p.id !== undefined ? { callId: p.id } : {}), arguments: p.arguments, message: i, served, ...(served ? { result: results.get(p.id!) } : {}), thisTurn: true });
     }
   }
+  return out;
+}
+
+/**
+ * The conversation's calls up to an answer, for `unconfirmed-action`: the ledger's rows (this turn's
+ * are those of the answer's trace), then the calls the window shows that no ledger row recorded
+ * (an app that instruments only its LLM client), each with how its result says it ended.
+ */
+export function conversationCalls(req: LlmRequest, ledger: readonly LedgerRow[], traceId: string, declarationOf: (tool: string) => ToolDeclaration | undefined): ActionCall[] {
+  const out: ActionCall[] = ledger.map((row) => {
+    const said = row.reading.refusal ?? row.reading.absence?.notFound ?? row.errorMessage;
+    return { toolName: row.toolName, ...(row.callId !== undefined ? { callId: row.callId } : {}), arguments: row.arguments, ending: endingOf(row), ...(said !== undefined ? { said } : {}), thisTurn: row.traceId === traceId };
+  });
+  const recorded = new Set(ledger.map((r) => r.callId).filter((id): id is string => id !== undefined));
+  const raw = rawWindowCalls(req.input).filter((c) => c.callId === undefined || !recorded.has(c.callId));
+  const read = readTurnCalls(raw, req, declarationOf).calls;
+  read.forEach((c, i) => out.push({ toolName: c.toolName, ...(c.callId !== undefined ? { callId: c.callId } : {}), arguments: c.arguments, ending: c.ending, ...(c.said !== undefined ? { said: c.said } : {}), thisTurn: raw[i]!.thisTurn }));
   return out;
 }
 

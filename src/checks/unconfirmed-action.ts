@@ -1,0 +1,245 @@
+// Check `unconfirmed-action` (seam `answer`): a clause of the final answer says an action was done
+// ("one checked bag has been added", "I've cancelled reservation ABC123"; action-clauses.ts), and
+// the write call that would have done it failed this turn, was refused, found nothing, or was never
+// made. Write calls are the tools known as writes: declared `readOnly: false`, or inferred so from
+// the tool's MCP annotations, name or description (armedBy says which, with the evidence). The
+// clause is attributed to the writes its words name: a noun of the tool's name the clause shares
+// (a noun every write shares, like "reservation" in five of them, weighs little), and its verb's
+// family (add, update, cancel, …). Verdicts, for the writes the clause names best: a call of one
+// succeeded this turn -> pass; calls of them this turn all failed, were refused or found nothing
+// (and none succeeded after) -> a finding quoting the error; no call of them this turn and none
+// earlier in the conversation succeeded -> a finding (never made). When the clause names no write,
+// it stands for the turn's writes: a finding only if this turn's writes all failed, or none was
+// made this turn nor earlier. A clause that names a served value (an id) is judged by the calls
+// whose arguments hold it. Fences: no write known -> not applicable; answer not captured ->
+// unreachable. One finding per clause. Detection only: nothing is blocked. Pure function over
+// plain data: no I/O, no clocks, no globals.
+
+import { CONTENT_NOT_CAPTURED } from './catalog.js';
+import type { ArmedBy, CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
+import type { SpanRef } from '../model/telemetry.js';
+import { quoteText } from '../findings/quote.js';
+import { foldWord } from './absence-clauses.js';
+import { actionClauses, type ActionClause } from './action-clauses.js';
+
+export const UNCONFIRMED_ACTION = 'unconfirmed-action';
+
+const NOTHING_BLOCKED = 'Nothing here blocked the answer.';
+
+/** A tool known to be a write, and how that is known. */
+export interface WriteTool {
+  name: string;
+  armedBy: ArmedBy;
+  /** Why it is a write: "declared readOnly: false", "its name has the write verb 'cancel'". */
+  evidence: string;
+}
+
+/** A call of the conversation, with how its result says it ended. */
+export interface ActionCall {
+  toolName: string;
+  callId?: string;
+  arguments: unknown;
+  ending: 'ok' | 'refused' | 'failed' | 'not-found' | 'unknown';
+  /** The error or not-found words, when it ended so. */
+  said?: string;
+  /** Made in this turn. */
+  thisTurn: boolean;
+}
+
+export interface UnconfirmedActionInput {
+  span: SpanRef;
+  answerText: string | undefined;
+  /** The tools known as writes (offered or called). */
+  writes: readonly WriteTool[];
+  /** The conversation's calls up to this answer, in order. */
+  calls: readonly ActionCall[];
+  quotedValueChars: number;
+}
+
+/** Verb families: an action said with one verb is done by a tool named with another of its family. */
+const FAMILIES: readonly (readonly string[])[] = [
+  ['cancel', 'void', 'delete', 'remove', 'refund'],
+  ['book', 'reserve', 'purchase', 'create', 'place', 'schedule', 'register', 'submit', 'post', 'file', 'open'],
+  ['update', 'change', 'modify', 'edit', 'upgrade', 'downgrade', 'set', 'reset', 'rename', 'replace', 'schedule', 'reschedule', 'patch', 'put'],
+  ['add', 'create', 'insert', 'append', 'issue', 'attach'],
+  ['send', 'issue', 'email', 'credit', 'notify', 'post'],
+  ['transfer', 'escalate', 'assign', 'handoff'],
+  ['refund', 'credit', 'reimburse'],
+  ['pay', 'charge', 'bill'],
+];
+
+/** Words of a tool name that are no noun of what it acts on. */
+const TOOL_NOISE: ReadonlySet<string> = new Set(['to', 'the', 'a', 'an', 'for', 'of', 'on', 'by', 'all', 'new', 'api', 'tool', 'v1', 'v2', 'detail', 'details', 'info', 'data', 'do', 'make', 'perform', 'execute', 'run']);
+
+function toolWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w !== '')
+    .map((w) => foldWord(w))
+    .filter((w) => w !== '' && !TOOL_NOISE.has(w));
+}
+
+function family(verb: string): Set<string> {
+  const out = new Set<string>([verb]);
+  for (const f of FAMILIES) if (f.includes(verb)) for (const v of f) out.add(v);
+  return out;
+}
+
+/** A clause's noun and a tool's noun name the same thing: equal, or one a 3+ letter start of the other ("bag" / "baggage"). */
+function sameNoun(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return short.length >= 3 && long.startsWith(short) && long.length - short.length <= 4;
+}
+
+/** Verbs of money moving or work finishing: the side effect of many writes, named by none unless one carries the verb. */
+const CONSEQUENCE_VERBS: ReadonlySet<string> = new Set(['refund', 'credit', 'charge', 'pay', 'process', 'complete', 'apply', 'waive', 'reimburse']);
+
+/**
+ * The writes a clause names best, or none. The verb first: writes named with the clause's own verb,
+ * else with a verb of its family, else all of them; then, among those, the nouns they share with
+ * the clause (a noun every write shares weighs little). A clause that only says money moved or
+ * work finished ("refunded", "processed") names no write unless one carries that verb.
+ */
+function namedWrites(clause: ActionClause, writes: readonly WriteTool[]): WriteTool[] {
+  const words = writes.map((w) => toolWords(w.name));
+  const df = new Map<string, number>();
+  for (const ws of words) for (const w of new Set(ws)) df.set(w, (df.get(w) ?? 0) + 1);
+  const exact = writes.map((_, i) => i).filter((i) => words[i]!.includes(clause.verb));
+  if (exact.length === 0 && CONSEQUENCE_VERBS.has(clause.verb)) return [];
+  const verbs = family(clause.verb);
+  const related = writes.map((_, i) => i).filter((i) => words[i]!.some((w) => verbs.has(w)));
+  const pool = exact.length > 0 ? exact : related.length > 0 ? related : writes.map((_, i) => i);
+  const byVerb = exact.length > 0 || related.length > 0;
+  let best = 0;
+  const scored = pool.map((i) => {
+    let score = 0;
+    for (const w of new Set(words[i]!)) if (!verbs.has(w) && clause.words.some((c) => sameNoun(c, w))) score += 1 / (df.get(w) ?? 1);
+    best = Math.max(best, score);
+    return { tool: writes[i]!, score };
+  });
+  if (!byVerb && best <= 0) return [];
+  return scored.filter((s) => s.score === best).map((s) => s.tool);
+}
+
+/** How well the clause's nouns name a write (a noun every write shares weighs little); verbs do not count. */
+function nounScores(clause: ActionClause, writes: readonly WriteTool[]): Map<string, number> {
+  const words = writes.map((w) => toolWords(w.name));
+  const df = new Map<string, number>();
+  for (const ws of words) for (const w of new Set(ws)) df.set(w, (df.get(w) ?? 0) + 1);
+  const verbs = family(clause.verb);
+  const out = new Map<string, number>();
+  writes.forEach((tool, i) => {
+    let score = 0;
+    for (const w of new Set(words[i]!)) if (!verbs.has(w) && clause.words.some((c) => sameNoun(c, w))) score += 1 / (df.get(w) ?? 1);
+    out.set(tool.name, score);
+  });
+  return out;
+}
+
+function leafValues(v: unknown, into = new Set<string>(), depth = 0): Set<string> {
+  if (depth > 8) return into;
+  if (typeof v === 'string') {
+    const t = v.trim();
+    if (t.startsWith('{') || t.startsWith('[')) {
+      try {
+        return leafValues(JSON.parse(t), into, depth + 1);
+      } catch {
+        // plain text
+      }
+    }
+    if (t.length >= 3) into.add(t.toLowerCase());
+  } else if (typeof v === 'number' && Math.abs(v) >= 100) into.add(String(v));
+  else if (Array.isArray(v)) for (const x of v.slice(0, 256)) leafValues(x, into, depth + 1);
+  else if (v !== null && typeof v === 'object') for (const x of Object.values(v).slice(0, 256)) leafValues(x, into, depth + 1);
+  return into;
+}
+
+/** The calls among `calls` whose arguments hold a value the clause names (its identifiers), when any does. */
+function namedCalls(clause: ActionClause, calls: readonly ActionCall[]): ActionCall[] {
+  const tokens = new Set(clause.clause.toLowerCase().match(/[\p{L}\p{N}](?:[\p{L}\p{N}_\-.@]*[\p{L}\p{N}])?/gu) ?? []);
+  const named = calls.filter((c) => [...leafValues(c.arguments)].some((v) => tokens.has(v) && /\d|_|-/.test(v)));
+  return named.length > 0 ? named : [...calls];
+}
+
+const failed = (c: ActionCall) => c.ending === 'failed' || c.ending === 'refused' || c.ending === 'not-found';
+
+export function unconfirmedActions(input: UnconfirmedActionInput): CheckOutcome {
+  const tally: CheckTally = { check: UNCONFIRMED_ACTION, seam: 'answer', checked: 0, findings: 0, notApplicable: 0, unreachable: 0, unreachableReasons: {} };
+  const findings: Finding[] = [];
+  if (input.writes.length === 0) {
+    tally.notApplicable = 1;
+    return { findings, tally };
+  }
+  if (input.answerText === undefined) {
+    tally.unreachable = 1;
+    tally.unreachableReasons[CONTENT_NOT_CAPTURED] = 1;
+    return { findings, tally };
+  }
+  const clauses = actionClauses(input.answerText);
+  if (clauses.length === 0) {
+    tally.notApplicable = 1;
+    return { findings, tally };
+  }
+  const cap = input.quotedValueChars;
+  const writeNames = new Set(input.writes.map((w) => w.name));
+  const writeCalls = input.calls.filter((c) => writeNames.has(c.toolName));
+  for (const clause of clauses) {
+    tally.checked++;
+    const named = namedWrites(clause, input.writes);
+    const tools = named.length > 0 ? named : input.writes;
+    const names = new Set(tools.map((t) => t.name));
+    const relevant = namedCalls(clause, writeCalls.filter((c) => names.has(c.toolName)));
+    const thisTurn = relevant.filter((c) => c.thisTurn);
+    if (thisTurn.some((c) => c.ending === 'ok' || c.ending === 'unknown')) continue;
+    // A write that succeeded this turn and that the clause's nouns name at least as well may be what
+    // it describes in other words ("you are now booked on HAT041" after the flights were updated).
+    if (named.length > 0) {
+      const scores = nounScores(clause, input.writes);
+      const namedScore = Math.max(...named.map((t) => scores.get(t.name) ?? 0));
+      const succeeded = writeCalls.filter((c) => c.thisTurn && c.ending === 'ok');
+      if (succeeded.some((c) => (scores.get(c.toolName) ?? 0) > 0 && (scores.get(c.toolName) ?? 0) >= namedScore)) continue;
+    }
+    let verdict: { how: 'failed' | 'never'; calls: ActionCall[] } | undefined;
+    if (thisTurn.length > 0 && thisTurn.every(failed)) verdict = { how: 'failed', calls: thisTurn };
+    else if (!relevant.some((c) => !c.thisTurn && (c.ending === 'ok' || c.ending === 'unknown'))) verdict = { how: 'never', calls: [] };
+    if (!verdict) continue;
+    // The write the finding names: the one called (and failed), else the best-named one.
+    const last = verdict.calls[verdict.calls.length - 1];
+    const tool = input.writes.find((w) => w.name === last?.toolName) ?? tools[0]!;
+    const said = quoteText(clause.said, cap);
+    const clauseText = quoteText(clause.clause, cap * 2);
+    const toolsText = tools.slice(0, 4).map((t) => `'${quoteText(t.name, cap)}'`).join(', ') + (tools.length > 4 ? `, and ${tools.length - 4} more` : '');
+    const arming = `${tool.armedBy === 'declared' ? 'declared' : 'inferred'}: ${quoteText(tool.evidence, cap * 2)}`;
+    let why: string;
+    if (verdict.how === 'failed') {
+      const errors = verdict.calls.slice(-2).map((c) => `${c.callId ? `call ${quoteText(c.callId, cap)}` : 'a call'} ${c.ending === 'not-found' ? 'found nothing' : c.ending}${c.said ? ` ("${quoteText(c.said, cap)}")` : ''}`);
+      why = `${named.length > 0 ? `the write that would do it, '${quoteText(tool.name, cap)}',` : "this turn's write calls"} ${verdict.calls.length === 1 ? 'was called once this turn and' : `were called ${verdict.calls.length} times this turn and every call`} did not succeed (${errors.join('; ')}): the action was not done`;
+    } else {
+      why = named.length > 0 ? `no call of ${toolsText}, the write${tools.length === 1 ? '' : 's'} that would do it, succeeded in this conversation (none was made this turn): nothing shows the action was done` : `no write call was made this turn, and none succeeded earlier in the conversation: nothing shows the action was done`;
+    }
+    const witnesses: Witness[] = [
+      { subject: 'answer final', predicate: 'action', value: said, stratum: 'chosen', provenance: `the final answer says "${clauseText}"` },
+      ...verdict.calls.slice(-3).map((c): Witness => ({ subject: `tool ${c.toolName}`, predicate: c.callId ?? 'call', value: c.said !== undefined ? quoteText(c.said, cap) : c.ending, stratum: 'result', provenance: `this turn's call of the write, which ${c.ending === 'not-found' ? 'found nothing' : c.ending}` })),
+    ];
+    if (verdict.how === 'never') witnesses.push({ subject: `tool ${tool.name}`, predicate: 'calls', value: 'none', stratum: 'absent', provenance: `no successful call of ${toolsText} in the conversation's recorded calls` });
+    witnesses.push({ subject: `tool ${tool.name}`, predicate: 'readOnly', value: 'false', stratum: tool.armedBy === 'declared' ? 'declared' : 'served', provenance: `a write (${arming})` });
+    tally.findings++;
+    findings.push({
+      kind: UNCONFIRMED_ACTION,
+      seam: 'answer',
+      subjects: [{ kind: 'tool', id: tool.name }],
+      predicate: clause.verb,
+      value: clause.said,
+      message: `The answer says "${clauseText}", but ${why}; say what happened instead, or make the call again. Armed by a write ${arming}. ${NOTHING_BLOCKED}`,
+      witnesses,
+      span: input.span,
+      toolName: tool.name,
+      ...(last?.callId ? { toolCallId: last.callId } : {}),
+      grounding: verdict.how,
+      armedBy: tool.armedBy,
+    });
+  }
+  return { findings, tally };
+}
