@@ -19,7 +19,7 @@ import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/findin
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
 import { countClauses, statesCount, type CountClause } from './count-clauses.js';
-import { readServedRows, type RowSet, type ServedResult, type ServedRows } from './served-rows.js';
+import type { RowSet, ServedRows } from './served-rows.js';
 
 export const COUNT_MISMATCH = 'count-mismatch';
 
@@ -32,8 +32,8 @@ export interface CountMismatchInput {
   span: SpanRef;
   /** The final answer text; undefined = not captured. */
   answerText: string | undefined;
-  /** The tool results the conversation served up to this answer, in order. */
-  served: readonly ServedResult[];
+  /** The tool results the conversation served up to this answer, read as rows (asked for only when the answer counts something). */
+  rows: () => ServedRows;
   /** What the user and the system said in the conversation (a count they stated is theirs). */
   userTexts: readonly string[];
   quotedValueChars: number;
@@ -100,11 +100,11 @@ export function countMismatches(input: CountMismatchInput): CheckOutcome {
     return { findings, tally };
   }
   const clauses = countClauses(input.answerText);
-  if (clauses.length === 0 || input.served.length === 0) {
+  const rows = clauses.length > 0 ? input.rows() : undefined;
+  if (!rows || rows.sets.length === 0) {
     tally.notApplicable = 1;
     return { findings, tally };
   }
-  const rows = readServedRows(input.served);
   const cap = input.quotedValueChars;
   const reported = new Set<string>();
   for (const c of clauses) {

@@ -122,6 +122,16 @@ export function readServedRows(results: readonly ServedResult[]): ServedRows {
   const sets: RowSet[] = [];
   const entities: ServedEntity[] = [];
   let truncated = false;
+  // Keys repeat across rows (flight_number, status, …): their words are read once per call.
+  const wordsOfKey = new Map<string, string[]>();
+  const keyWords = (k: string) => {
+    let w = wordsOfKey.get(k);
+    if (w === undefined) {
+      w = nameWordsOf(k);
+      if (wordsOfKey.size < 4096) wordsOfKey.set(k, w);
+    }
+    return w;
+  };
   const recent = results.length > SERVED_ROWS_LIMITS.maxResults ? results.slice(-SERVED_ROWS_LIMITS.maxResults) : results;
   if (recent.length < results.length) truncated = true;
   for (const r of recent) {
@@ -131,7 +141,7 @@ export function readServedRows(results: readonly ServedResult[]): ServedRows {
       continue;
     }
     let nodes = 0;
-    const toolNames = r.toolName ? nameWordsOf(r.toolName) : [];
+    const toolNames = r.toolName ? keyWords(r.toolName) : [];
     const addSet = (names: string[], label: string, items: unknown[], primary: boolean) => {
       if (sets.length >= SERVED_ROWS_LIMITS.maxRowSets) {
         truncated = true;
@@ -170,7 +180,7 @@ export function readServedRows(results: readonly ServedResult[]): ServedRows {
       if (key !== undefined && entries.length > 0 && entries.every(([, x]) => isPlainObject(x))) addSet(names, key, entries.map(([, x]) => x), false);
       const lists = entries.filter(([, x]) => Array.isArray(x));
       for (const [k, x] of entries) {
-        const childNames = nameWordsOf(k);
+        const childNames = Array.isArray(x) || isPlainObject(x) ? keyWords(k) : names;
         // The one list under a wrapper key of the top level is the result's primary list, named by its tool.
         const wrapper = depth === 0 && lists.length === 1 && Array.isArray(x) && WRAPPER_KEYS.has(k.toLowerCase());
         walk(x, k, wrapper ? (childNames.length > 0 ? childNames : toolNames) : childNames.length > 0 ? childNames : names, depth + 1, wrapper);

@@ -53,14 +53,19 @@ function fold(text: string): string {
   return text.replace(/[\u2018\u2019\u02bc\u2032]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/\*+|_{2,}|`/g, '').toLowerCase();
 }
 
+/** Any state word at all (a quick test before the clause-by-clause reading). */
+const ANY_STATE = new RegExp(STATE_WORDS.map((w) => w.re.source).join('|'));
+const GLOBAL_WORDS = STATE_WORDS.map((w) => ({ ...w, re: new RegExp(w.re.source, 'g') }));
+
 /** The state words of one stretch of text, negation read; empty when it asserts no state. */
 export function statesOf(text: string): { concept: StateConcept; positive: boolean; said: string }[] {
   const t = fold(text);
-  if (/\?\s*$/.test(t) || NOT_A_STATE.test(t)) return [];
+  if (!ANY_STATE.test(t) || /\?\s*$/.test(t) || NOT_A_STATE.test(t)) return [];
   const out: { concept: StateConcept; positive: boolean; said: string }[] = [];
   const taken: [number, number][] = [];
-  for (const w of STATE_WORDS) {
-    const re = new RegExp(w.re.source, 'g');
+  for (const w of GLOBAL_WORDS) {
+    const re = w.re;
+    re.lastIndex = 0;
     let m: RegExpExecArray | null;
     while ((m = re.exec(t)) !== null) {
       const start = m.index;
@@ -82,6 +87,7 @@ const HEADING_LINE = /^[ \t]*#{1,6}[ \t]/;
 /** State claims of an answer: per clause, and per list item under a stating header that ends with a colon. */
 export function stateClaims(answer: string): StateClaim[] {
   const out: StateClaim[] = [];
+  if (!ANY_STATE.test(fold(answer))) return out;
   for (const c of clausesOf(answer)) {
     for (const s of statesOf(c.text)) out.push({ ...s, text: c.text });
   }

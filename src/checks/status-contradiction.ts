@@ -20,7 +20,7 @@ import { CONTENT_NOT_CAPTURED } from './catalog.js';
 import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
-import { nameWordsOf, parsedResult, readServedRows, type ServedEntity, type ServedResult } from './served-rows.js';
+import { nameWordsOf, parsedResult, type ServedEntity, type ServedResult, type ServedRows } from './served-rows.js';
 import { stateClaims, statesOf, type StateClaim, type StateConcept } from './status-clauses.js';
 
 export const STATUS_CONTRADICTION = 'status-contradiction';
@@ -30,8 +30,10 @@ const NOTHING_BLOCKED = 'Nothing here blocked the answer.';
 export interface StatusContradictionInput {
   span: SpanRef;
   answerText: string | undefined;
-  /** The tool results the conversation served up to this answer, in order. */
-  served: readonly ServedResult[];
+  /** The tool results the conversation served up to this answer, in order (asked for only when the answer says a state). */
+  served: () => readonly ServedResult[];
+  /** The same results read as rows. */
+  rows: () => ServedRows;
   quotedValueChars: number;
 }
 
@@ -163,33 +165,37 @@ function textOf(v: unknown): string {
   }
 }
 
-/** Served identifiers that look like identifiers (a digit, an underscore or hyphen, or 3+ capitals), mapped to their entities. */
-function identifierIndex(entities: readonly ServedEntity[]): Map<string, ServedEntity[]> {
+/** Whether a served identifier looks like one: a digit, an underscore or hyphen, or 3+ capitals (not a date or a number). */
+function identifierLike(raw: string): boolean {
+  if (raw.length < 3 || !(/\d/.test(raw) || /[_-]/.test(raw) || /^[A-Z]{3,}$/.test(raw))) return false;
+  return !/^\d{4}-\d{2}-\d{2}/.test(raw) && !/^-?\d+(?:\.\d+)?$/.test(raw);
+}
+
+/** The tokens of a text, lower case (identifiers keep their inner `_`, `-` and `.`). */
+function tokensOf(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/[\p{L}\p{N}](?:[\p{L}\p{N}_\-.]*[\p{L}\p{N}])?/gu)) out.add(m[0].toLowerCase());
+  return out;
+}
+
+/** The served entities named by the given tokens, by identifier (only identifiers that look like ones). */
+function identifierIndex(entities: readonly ServedEntity[], wanted: ReadonlySet<string>): Map<string, ServedEntity[]> {
   const index = new Map<string, ServedEntity[]>();
   for (const e of entities) {
-    for (const [k, v] of Object.entries(e.object)) {
-      if (typeof v !== 'string' && typeof v !== 'number') continue;
-      const raw = String(v).trim();
-      if (!e.ids.includes(raw.toLowerCase())) continue;
-      if (raw.length < 3 || !(/\d/.test(raw) || /[_-]/.test(raw) || /^[A-Z]{3,}$/.test(raw))) continue;
-      if (/^\d{4}-\d{2}-\d{2}/.test(raw) || /^-?\d+(?:\.\d+)?$/.test(raw)) continue;
-      void k;
-      const key = raw.toLowerCase();
-      const list = index.get(key) ?? [];
+    for (const id of e.ids) {
+      if (!wanted.has(id)) continue;
+      const raw = Object.values(e.object).find((v) => (typeof v === 'string' || typeof v === 'number') && String(v).trim().toLowerCase() === id);
+      if (raw === undefined || !identifierLike(String(raw).trim())) continue;
+      const list = index.get(id) ?? [];
       if (!list.includes(e)) list.push(e);
-      index.set(key, list);
+      index.set(id, list);
     }
   }
   return index;
 }
 
 function mentioned(text: string, index: ReadonlyMap<string, ServedEntity[]>): string[] {
-  const out = new Set<string>();
-  for (const m of text.matchAll(/[\p{L}\p{N}](?:[\p{L}\p{N}_\-.]*[\p{L}\p{N}])?/gu)) {
-    const t = m[0].toLowerCase();
-    if (index.has(t)) out.add(t);
-  }
-  return [...out];
+  return [...tokensOf(text)].filter((t) => index.has(t));
 }
 
 export function statusContradictions(input: StatusContradictionInput): CheckOutcome {
@@ -200,13 +206,17 @@ export function statusContradictions(input: StatusContradictionInput): CheckOutc
     tally.unreachableReasons[CONTENT_NOT_CAPTURED] = 1;
     return { findings, tally };
   }
-  const claims = input.served.length > 0 ? stateClaims(input.answerText) : [];
-  if (claims.length === 0) {
+  // Only a claim whose words hold something shaped like an identifier can name a served entity.
+  const claims = stateClaims(input.answerText).filter((c) => [...c.text.matchAll(/[\p{L}\p{N}](?:[\p{L}\p{N}_\-.]*[\p{L}\p{N}])?/gu)].some((m) => identifierLike(m[0])));
+  const rows = claims.length > 0 ? input.rows() : undefined;
+  if (!rows || rows.entities.length === 0) {
     tally.notApplicable = 1;
     return { findings, tally };
   }
-  const rows = readServedRows(input.served);
-  const index = identifierIndex(rows.entities);
+  const served = input.served();
+  const wanted = new Set<string>();
+  for (const c of claims) for (const t of tokensOf(c.text)) wanted.add(t);
+  const index = identifierIndex(rows.entities, wanted);
   const cap = input.quotedValueChars;
   const reported = new Set<string>();
   for (const claim of claims) {
@@ -216,7 +226,7 @@ export function statusContradictions(input: StatusContradictionInput): CheckOutc
       continue;
     }
     const id = ids[0]!;
-    const found = judge(claim, id, index.get(id)!, input.served);
+    const found = judge(claim, id, index.get(id)!, served);
     if (found === undefined) {
       tally.notApplicable++;
       continue;

@@ -49,10 +49,10 @@ export interface ActionCall {
 export interface UnconfirmedActionInput {
   span: SpanRef;
   answerText: string | undefined;
-  /** The tools known as writes (offered or called). */
-  writes: readonly WriteTool[];
-  /** The conversation's calls up to this answer, in order. */
-  calls: readonly ActionCall[];
+  /** The tools known as writes (offered or called); asked for only when the answer says an action was done. */
+  writes: () => readonly WriteTool[];
+  /** The conversation's calls up to this answer, in order; asked for likewise. */
+  calls: () => readonly ActionCall[];
   quotedValueChars: number;
 }
 
@@ -168,27 +168,25 @@ const failed = (c: ActionCall) => c.ending === 'failed' || c.ending === 'refused
 export function unconfirmedActions(input: UnconfirmedActionInput): CheckOutcome {
   const tally: CheckTally = { check: UNCONFIRMED_ACTION, seam: 'answer', checked: 0, findings: 0, notApplicable: 0, unreachable: 0, unreachableReasons: {} };
   const findings: Finding[] = [];
-  if (input.writes.length === 0) {
-    tally.notApplicable = 1;
-    return { findings, tally };
-  }
   if (input.answerText === undefined) {
     tally.unreachable = 1;
     tally.unreachableReasons[CONTENT_NOT_CAPTURED] = 1;
     return { findings, tally };
   }
   const clauses = actionClauses(input.answerText);
-  if (clauses.length === 0) {
+  const writes = clauses.length > 0 ? input.writes() : [];
+  if (writes.length === 0) {
     tally.notApplicable = 1;
     return { findings, tally };
   }
+  const calls = input.calls();
   const cap = input.quotedValueChars;
-  const writeNames = new Set(input.writes.map((w) => w.name));
-  const writeCalls = input.calls.filter((c) => writeNames.has(c.toolName));
+  const writeNames = new Set(writes.map((w) => w.name));
+  const writeCalls = calls.filter((c) => writeNames.has(c.toolName));
   for (const clause of clauses) {
     tally.checked++;
-    const named = namedWrites(clause, input.writes);
-    const tools = named.length > 0 ? named : input.writes;
+    const named = namedWrites(clause, writes);
+    const tools = named.length > 0 ? named : writes;
     const names = new Set(tools.map((t) => t.name));
     const relevant = namedCalls(clause, writeCalls.filter((c) => names.has(c.toolName)));
     const thisTurn = relevant.filter((c) => c.thisTurn);
@@ -196,7 +194,7 @@ export function unconfirmedActions(input: UnconfirmedActionInput): CheckOutcome 
     // A write that succeeded this turn and that the clause's nouns name at least as well may be what
     // it describes in other words ("you are now booked on HAT041" after the flights were updated).
     if (named.length > 0) {
-      const scores = nounScores(clause, input.writes);
+      const scores = nounScores(clause, writes);
       const namedScore = Math.max(...named.map((t) => scores.get(t.name) ?? 0));
       const succeeded = writeCalls.filter((c) => c.thisTurn && c.ending === 'ok');
       if (succeeded.some((c) => (scores.get(c.toolName) ?? 0) > 0 && (scores.get(c.toolName) ?? 0) >= namedScore)) continue;
@@ -207,7 +205,7 @@ export function unconfirmedActions(input: UnconfirmedActionInput): CheckOutcome 
     if (!verdict) continue;
     // The write the finding names: the one called (and failed), else the best-named one.
     const last = verdict.calls[verdict.calls.length - 1];
-    const tool = input.writes.find((w) => w.name === last?.toolName) ?? tools[0]!;
+    const tool = writes.find((w) => w.name === last?.toolName) ?? tools[0]!;
     const said = quoteText(clause.said, cap);
     const clauseText = quoteText(clause.clause, cap * 2);
     const toolsText = tools.slice(0, 4).map((t) => `'${quoteText(t.name, cap)}'`).join(', ') + (tools.length > 4 ? `, and ${tools.length - 4} more` : '');

@@ -38,6 +38,8 @@ export function createSchemaValidator(maxCompiled: number = SCHEMA_LIMITS.maxCom
   let draft07: Ajv | undefined;
   let draft2020: Ajv | undefined;
   const cache = new Map<string, Compiled>();
+  // A declared schema is one object for every call: its key is computed once.
+  const keys = new WeakMap<object, string>();
 
   const instanceFor = (schema: unknown): Ajv | string => {
     const declared = schema !== null && typeof schema === 'object' ? (schema as Record<string, unknown>)['$schema'] : undefined;
@@ -66,11 +68,14 @@ export function createSchemaValidator(maxCompiled: number = SCHEMA_LIMITS.maxCom
       return cache.size;
     },
     validate(schema: unknown, value: unknown): SchemaVerdict {
-      let key: string;
-      try {
-        key = JSON.stringify(schema) ?? 'undefined';
-      } catch {
-        return { kind: 'bad-schema', reason: 'the schema cannot be serialised (a cycle?)', firstSeen: false };
+      let key: string | undefined = schema !== null && typeof schema === 'object' ? keys.get(schema) : undefined;
+      if (key === undefined) {
+        try {
+          key = JSON.stringify(schema) ?? 'undefined';
+        } catch {
+          return { kind: 'bad-schema', reason: 'the schema cannot be serialised (a cycle?)', firstSeen: false };
+        }
+        if (schema !== null && typeof schema === 'object') keys.set(schema, key);
       }
       let compiled = cache.get(key);
       let firstSeen = false;

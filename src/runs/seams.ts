@@ -26,7 +26,8 @@ import { argumentSchemas, type ToolSchema } from '../checks/argument-schema.js';
 import { repeatedCalls } from '../checks/repeated-call.js';
 import { countMismatches } from '../checks/count-mismatch.js';
 import { statusContradictions } from '../checks/status-contradiction.js';
-import { unconfirmedActions, type WriteTool } from '../checks/unconfirmed-action.js';
+import { unconfirmedActions, type ActionCall, type WriteTool } from '../checks/unconfirmed-action.js';
+import { readServedRows, type ServedResult, type ServedRows } from '../checks/served-rows.js';
 import { roleArmedBy } from '../declarations/inferred.js';
 import { servedResults } from './served-results.js';
 import { createSchemaValidator } from './schema-validator.js';
@@ -367,13 +368,18 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
 /** The answer checks that read what was served as rows and what this turn's calls did: counts, statuses, actions. */
 function checkAnswerRows(ctx: SeamContext, state: ConversationState, req: LlmRequest, frame: Frame, answerText: string, answerFindings: Finding[], tallies: CheckTally[]): void {
   const { limits } = ctx;
-  const served = servedResults(req, state.ledger, req.span.traceId);
+  // Each read at most once, and only when a check's clauses need it.
+  let served: ServedResult[] | undefined;
+  let rows: ServedRows | undefined;
+  const getServed = () => (served ??= servedResults(req, state.ledger, req.span.traceId));
+  const getRows = () => (rows ??= readServedRows(getServed()));
   const userTexts = [...frame.served.filter((s) => s.source === 'system' || s.source === 'user').map((s) => s.text), ...earlierUserTexts(state)];
-  const counts = countMismatches({ span: req.span, answerText, served, userTexts, quotedValueChars: limits.quotedValueChars });
-  const statuses = statusContradictions({ span: req.span, answerText, served, quotedValueChars: limits.quotedValueChars });
+  const counts = countMismatches({ span: req.span, answerText, rows: getRows, userTexts, quotedValueChars: limits.quotedValueChars });
+  const statuses = statusContradictions({ span: req.span, answerText, served: getServed, rows: getRows, quotedValueChars: limits.quotedValueChars });
   const declarationOf = (name: string) => ctx.declarationOf(req.tenant, name);
-  const calls = conversationCalls(req, state.ledger, req.span.traceId, declarationOf);
-  const actions = unconfirmedActions({ span: req.span, answerText, writes: writeTools(ctx, req, calls.map((c) => c.toolName)), calls, quotedValueChars: limits.quotedValueChars });
+  let calls: ActionCall[] | undefined;
+  const getCalls = () => (calls ??= conversationCalls(req, state.ledger, req.span.traceId, declarationOf));
+  const actions = unconfirmedActions({ span: req.span, answerText, writes: () => writeTools(ctx, req, getCalls().map((c) => c.toolName)), calls: getCalls, quotedValueChars: limits.quotedValueChars });
   answerFindings.push(...counts.findings, ...statuses.findings, ...actions.findings);
   tallies.push(counts.tally, statuses.tally, actions.tally);
 }

@@ -9,6 +9,22 @@ import type { LlmRequest } from '../model/agent.js';
 import type { LedgerRow } from '../model/ledger.js';
 import type { ServedResult } from '../checks/served-rows.js';
 import { lastUserText } from './turn-calls.js';
+import { parsedResult } from '../checks/served-rows.js';
+
+/**
+ * Each result parsed once: a conversation's requests share the message parts of the history their
+ * windows repeat (and the ledger keeps its rows), so the same result is not re-parsed per answer.
+ * Text that is not JSON is kept as it is.
+ */
+const parsedOf = new WeakMap<object, unknown>();
+function parsedOnce(holder: object, result: unknown): unknown {
+  if (typeof result !== 'string') return result;
+  if (parsedOf.has(holder)) return parsedOf.get(holder);
+  const v = parsedResult(result);
+  const kept = v === undefined ? result : v;
+  parsedOf.set(holder, kept);
+  return kept;
+}
 
 /** The window's results (in order), after the ledger rows of calls the window does not show. */
 export function servedResults(req: LlmRequest, ledger: readonly LedgerRow[], traceId: string): ServedResult[] {
@@ -29,7 +45,7 @@ export function servedResults(req: LlmRequest, ledger: readonly LedgerRow[], tra
         ...(toolName !== undefined ? { toolName } : {}),
         ...(p.id !== undefined ? { callId: p.id } : {}),
         ...(p.id !== undefined && args.has(p.id) ? { arguments: args.get(p.id) } : {}),
-        result: p.result,
+        result: parsedOnce(p, p.result),
         order: 0,
         thisTurn: i > lastUser,
       });
@@ -37,7 +53,7 @@ export function servedResults(req: LlmRequest, ledger: readonly LedgerRow[], tra
   });
   const fromLedger: ServedResult[] = ledger
     .filter((r) => r.result !== undefined && (r.callId === undefined || !inWindow.has(r.callId)))
-    .map((r) => ({ toolName: r.toolName, ...(r.callId !== undefined ? { callId: r.callId } : {}), arguments: r.arguments, result: r.result, order: 0, thisTurn: r.traceId === traceId }));
+    .map((r) => ({ toolName: r.toolName, ...(r.callId !== undefined ? { callId: r.callId } : {}), arguments: r.arguments, result: parsedOnce(r, r.result), order: 0, thisTurn: r.traceId === traceId }));
   const all = [...fromLedger, ...fromWindow];
   all.forEach((r, i) => (r.order = i));
   return all;
