@@ -9,17 +9,17 @@ export type { RegisteredCheck } from '../model/finding.js';
 export const CHECK_CATALOG: readonly RegisteredCheck[] = [
   { id: 'dangling-reference', seam: 'offer', readsContent: true },
   { id: 'unsupported-argument', seam: 'choice', readsContent: true },
-  { id: 'argument-schema', seam: 'choice', readsContent: true },
-  { id: 'repeated-call', seam: 'choice', readsContent: true },
+  { id: 'argument-schema', seam: 'choice', readsContent: true, runsUndeclared: true },
+  { id: 'repeated-call', seam: 'choice', readsContent: true, runsUndeclared: true },
   { id: 'empty-lookup', seam: 'write', readsContent: true },
   { id: 'result-columns', seam: 'write', readsContent: true, kinds: ['missing-column', 'column-type-mismatch'] },
   { id: 'unsupported-value', seam: 'answer', readsContent: true },
   { id: 'prior-turn-evidence', seam: 'answer', readsContent: true },
   { id: 'unsupported-claim', seam: 'answer', readsContent: true },
   { id: 'refusal-asserts-absence', seam: 'answer', readsContent: true },
-  { id: 'count-mismatch', seam: 'answer', readsContent: true },
-  { id: 'status-contradiction', seam: 'answer', readsContent: true },
-  { id: 'unconfirmed-action', seam: 'answer', readsContent: true },
+  { id: 'count-mismatch', seam: 'answer', readsContent: true, runsUndeclared: true },
+  { id: 'status-contradiction', seam: 'answer', readsContent: true, runsUndeclared: true },
+  { id: 'unconfirmed-action', seam: 'answer', readsContent: true, runsUndeclared: true },
 ];
 
 /** The reason every content-reading check gives when the instrumentation recorded no messages. */

@@ -19,6 +19,7 @@ import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { DEFAULT_WIDTH } from './wrap.js';
 import { plural } from '../findings/phrases.js';
 import { sumTallies } from '../findings/disposition.js';
+import { CHECK_CATALOG } from '../checks/catalog.js';
 import { ATTR_ANSWER_REASONS, ATTR_ANSWER_STANDING, ATTR_ANSWER_STATEMENT, ATTR_DISPOSITION_SUMMARY, EVENT_ANSWER_STANDING, EVENT_DISPOSITION, EVENT_FINDING } from '../findings/names.js';
 
 export interface CliResult {
@@ -147,7 +148,8 @@ export function runCheck(argv: string[], io: CheckIo = {}): CliResult {
 /** Said once when no declarations were given and LLM requests were seen: which checks are off, and the command that drafts declarations. */
 function noDeclarationsNote(r: CheckReport, files: readonly string[]): string[] {
   if (!r.traces.some((t) => t.llmRequests > 0)) return [];
-  const off = sumTallies(r.traces.flatMap((t) => t.tallies)).filter((t) => t.checked === 0 && t.unreachable === 0).map((t) => t.check);
+  const undeclared = new Set(CHECK_CATALOG.filter((c) => c.runsUndeclared).map((c) => c.id));
+  const off = sumTallies(r.traces.flatMap((t) => t.tallies)).filter((t) => t.checked === 0 && t.unreachable === 0 && !undeclared.has(t.check)).map((t) => t.check);
   if (off.length === 0) return [];
   const cmd = `footprint-otel declarations suggest ${files.map(shellWord).join(' ')} --out declarations.yaml`;
   return [

@@ -77,28 +77,37 @@ export function dispositionEvent(rows: readonly CheckTally[], llmRequests: numbe
 }
 
 /**
- * The rows as JSON under the byte bound, and always valid JSON: reasons are shortened first, then
- * replaced by their count. The counts alone take about 1 KB for the 8 registered checks, within
- * the default 2,000-byte bound; a smaller configured bound still gets valid JSON, only longer.
+ * The rows as JSON under the byte bound, and always valid JSON: first whole; then with zero counts
+ * left out (a missing count reads 0), which keeps every reason for the 13 registered checks when
+ * content was not captured; then reasons shortened, then replaced by their count. A smaller
+ * configured bound still gets valid JSON, only longer.
  */
 function checksJson(rows: readonly CheckTally[], maxBytes: number): string {
-  const encode = (reasons: (r: CheckTally) => Record<string, number> | number) =>
+  const encode = (reasons: (r: CheckTally) => Record<string, number> | number, zeros = true) =>
     JSON.stringify(
-      rows.map((r) => ({
-        check: r.check,
-        seam: r.seam,
-        checked: r.checked,
-        findings: r.findings,
-        not_applicable: r.notApplicable,
-        unreachable: r.unreachable,
-        ...(r.unreachable > 0 ? { unreachable_reasons: reasons(r) } : {}),
-      })),
+      rows.map((r) => {
+        const counts = { checked: r.checked, findings: r.findings, not_applicable: r.notApplicable, unreachable: r.unreachable };
+        return {
+          check: r.check,
+          seam: r.seam,
+          ...(zeros ? counts : Object.fromEntries(Object.entries(counts).filter(([, v]) => v !== 0))),
+          ...(r.unreachable > 0 ? { unreachable_reasons: reasons(r) } : {}),
+        };
+      }),
     );
   const shortened = (cap: number) => (r: CheckTally) =>
     Object.fromEntries(Object.entries(r.unreachableReasons).map(([k, v]) => [Array.from(k).length > cap ? `${Array.from(k).slice(0, cap).join('')}…` : k, v]));
-  for (const attempt of [(r: CheckTally) => r.unreachableReasons, shortened(120), shortened(40), (r: CheckTally) => Object.keys(r.unreachableReasons).length]) {
-    const json = encode(attempt);
+  const whole = (r: CheckTally) => r.unreachableReasons;
+  const attempts: [(r: CheckTally) => Record<string, number> | number, boolean][] = [
+    [whole, true],
+    [whole, false],
+    [shortened(120), false],
+    [shortened(40), false],
+    [(r: CheckTally) => Object.keys(r.unreachableReasons).length, false],
+  ];
+  for (const [reasons, zeros] of attempts) {
+    const json = encode(reasons, zeros);
     if (Buffer.byteLength(json, 'utf8') <= maxBytes) return json;
   }
-  return encode(() => 0);
+  return encode(() => 0, false);
 }

@@ -83,6 +83,8 @@ export interface RegisteredCheck {
   readsContent: boolean;
   /** Finding kinds it files, when they differ from its id. */
   kinds?: readonly string[];
+  /** Armed by what the trace itself shows (recorded schemas, the window, served rows, inferred roles): it runs with no declarations. */
+  runsUndeclared?: true;
 }
 
 /** How finding values are written out: quoted, hashed (`sha256:` + 16 hex) or omitted. */

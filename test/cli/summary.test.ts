@@ -30,7 +30,7 @@ describe('check summary: traces without GenAI spans', () => {
 
   it('a run mixing agent and ordinary traces counts both', () => {
     const out = json([...DEMO, plainServiceTrace(1), '--declarations', DEMO_DECLARATIONS]);
-    expect(out.summary).toMatch(/^2 checks ran on 5 LLM requests in 2 traces \(1 more with no LLM request recognised\)/);
+    expect(out.summary).toMatch(/^4 checks ran on 5 LLM requests in 2 traces \(1 more with no LLM request recognised\)/);
   });
 });
 

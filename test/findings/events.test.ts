@@ -107,7 +107,7 @@ describe('unit: the disposition event', () => {
     ]);
     expect(rows.map((r) => r.check)).toEqual(CHECK_CATALOG.map((c) => c.id));
     expect(dispositionSentence(rows, 3)).toBe(
-      `1 check ran on 3 LLM requests; 1 could not run: message content was not captured; 6 checks had nothing declared or applicable (dangling-reference, result-columns, unsupported-value, prior-turn-evidence, unsupported-claim, refusal-asserts-absence).`,
+      `1 check ran on 3 LLM requests; 1 could not run: message content was not captured; 11 checks had nothing declared or applicable (dangling-reference, argument-schema, repeated-call, result-columns, unsupported-value, prior-turn-evidence, unsupported-claim, refusal-asserts-absence, count-mismatch, status-contradiction, unconfirmed-action).`,
     );
     const e = dispositionEvent(rows, 3, 9n, 2000);
     expect(e.name).toBe('footprint.disposition');

@@ -119,12 +119,17 @@ describe('scenario: the check catalog over recorded traces', () => {
     expect(rows.map((r) => r.check)).toEqual([
       'dangling-reference',
       'unsupported-argument',
+      'argument-schema',
+      'repeated-call',
       'empty-lookup',
       'result-columns',
       'unsupported-value',
       'prior-turn-evidence',
       'unsupported-claim',
       'refusal-asserts-absence',
+      'count-mismatch',
+      'status-contradiction',
+      'unconfirmed-action',
     ]);
   });
 });
