@@ -19,7 +19,7 @@ import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/findin
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
 import { countClauses, statesCount, type CountClause } from './count-clauses.js';
-import type { RowSet, ServedRows } from './served-rows.js';
+import { nameWordsOf, type RowSet, type ServedRows } from './served-rows.js';
 
 export const COUNT_MISMATCH = 'count-mismatch';
 
@@ -86,6 +86,22 @@ function idListCoverage(rows: ServedRows, sets: readonly RowSet[]): IdListCovera
   return { set: list, read, unread };
 }
 
+/** Whether some served row holds `n` under a key whose words name the noun (`records`, `record_count`). */
+function servedCount(rows: ServedRows, n: number, noun: string): boolean {
+  for (const e of rows.entities) if (holdsCount(e.object, n, noun, 0)) return true;
+  for (const s of rows.sets) for (const o of s.objects.slice(0, 2000)) if (holdsCount(o, n, noun, 0)) return true;
+  return false;
+}
+
+function holdsCount(o: Record<string, unknown>, n: number, noun: string, depth: number): boolean {
+  if (depth > 2) return false;
+  for (const [k, v] of Object.entries(o).slice(0, 64)) {
+    if ((v === n || v === String(n)) && nameWordsOf(k).includes(noun)) return true;
+    if (v !== null && typeof v === 'object' && !Array.isArray(v) && holdsCount(v as Record<string, unknown>, n, noun, depth + 1)) return true;
+  }
+  return false;
+}
+
 function sizesList(sets: readonly RowSet[], cap: number): string {
   const shown = sets.slice(-4).map((s) => `${quoteText(s.label, cap * 2)}: ${s.size}`);
   return `${shown.join('; ')}${sets.length > 4 ? `; and ${sets.length - 4} more` : ''}`;
@@ -115,6 +131,8 @@ export function countMismatches(input: CountMismatchInput): CheckOutcome {
     }
     tally.checked++;
     if (input.userTexts.some((t) => statesCount(t, c.n, c.noun))) continue;
+    // A count the run served as a number under a key naming the noun (`records: 14`, `seat_count: 3`).
+    if (servedCount(rows, c.n, c.noun)) continue;
     // Wholes: a set's size, or several results of one tool added up.
     const wholes = new Set<number>();
     const byTool = new Map<string, number>();

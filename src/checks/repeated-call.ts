@@ -9,7 +9,8 @@
 // changes what it names). Fences: the earlier call failed in a way that passes (a timeout, a rate
 // limit, a 5xx, "try again") -> a retry, silent; the earlier result says the work is still going
 // (pending, running, queued, in progress) or the tool is a status/poll/health tool -> polling,
-// silent; a call with no served result yet (two calls in one response) -> silent; arguments not
+// silent; the turn's user asks to look again (re-check, refresh, retry, again, the latest) -> silent;
+// a call with no served result yet (two calls in one response) -> silent; arguments not
 // recorded -> unreachable. One advisory finding per repeated call, naming the earlier one.
 // Detection only: nothing is blocked. Pure function over plain data: no I/O, no clocks, no globals.
 
@@ -51,8 +52,13 @@ export interface RepeatedCallInput {
   turnCalls: readonly TurnCall[];
   /** A tool's role when declared or inferred: true a read, false a write, undefined unknown. */
   readOnlyOf: (toolName: string) => boolean | undefined;
+  /** This turn's user message: one that asks to check again makes a repeat what was asked. */
+  userMessage?: string;
   quotedValueChars: number;
 }
+
+/** A user who asks to look again (re-check, refresh, retry, the latest) asks for the repeat. */
+const ASKS_AGAIN = /\b(?:re-?check|check\s+(?:it\s+|that\s+|this\s+)?(?:again|once\s+more)|again|refresh|re-?try|retry|re-?run|re-?load|re-?fetch|poll|latest|still|now)\b/i;
 
 /** A failure a retry may cure: the same call may well pass next time. */
 const TRANSIENT =
@@ -124,6 +130,7 @@ export function repeatedCalls(input: RepeatedCallInput): CheckOutcome {
   const tally: CheckTally = { check: REPEATED_CALL, seam: 'choice', checked: 0, findings: 0, notApplicable: 0, unreachable: 0, unreachableReasons: {} };
   const findings: Finding[] = [];
   const cap = input.quotedValueChars;
+  const asked = input.userMessage !== undefined && ASKS_AGAIN.test(input.userMessage);
   const keys = input.turnCalls.map((c) => `${c.toolName}\u0000${canonical(c.arguments)}`);
   for (const [position, call] of input.toolCalls.entries()) {
     if (call.arguments === undefined) {
@@ -140,7 +147,7 @@ export function repeatedCalls(input: RepeatedCallInput): CheckOutcome {
         break;
       }
     }
-    if (at < 0) continue;
+    if (at < 0 || asked) continue;
     const earlier = input.turnCalls[at]!;
     const head = earlier.said ?? resultHead(earlier.result);
     if ((earlier.ending === 'failed' || earlier.ending === 'refused') && TRANSIENT.test(head)) continue;

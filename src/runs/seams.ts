@@ -156,7 +156,7 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
   out.findings.push(...offer.findings, ...choice.findings);
   out.tallies.push(offer.tally, choice.tally);
   out.externalGroundsUsed.push(...choice.externalGroundsUsed);
-  checkCalls(ctx, req, declarationOf, out);
+  checkCalls(ctx, req, frame, declarationOf, out);
   if (req.toolCalls.length === 0 && req.outputText.some((t) => t.trim() !== '')) checkAnswer(ctx, state, req, frame, out);
 
   ctx.conversations.recordServed(state, state.requests, frame.served, presentResultTools);
@@ -182,7 +182,7 @@ function schemaOf(req: LlmRequest, declarationOf: (name: string) => ToolDeclarat
 }
 
 /** The choice checks that read the calls themselves: their arguments against the schema, and repeats within the turn. */
-function checkCalls(ctx: SeamContext, req: LlmRequest, declarationOf: (name: string) => ToolDeclaration | undefined, out: SeamOutcome): void {
+function checkCalls(ctx: SeamContext, req: LlmRequest, frame: Frame, declarationOf: (name: string) => ToolDeclaration | undefined, out: SeamOutcome): void {
   const { limits } = ctx;
   const schemas = argumentSchemas({
     span: req.span,
@@ -204,6 +204,7 @@ function checkCalls(ctx: SeamContext, req: LlmRequest, declarationOf: (name: str
     toolCalls: req.toolCalls,
     turnCalls: repeats ? readTurnCalls(raw, req, declarationOf).calls : [],
     readOnlyOf: (name) => declarationOf(name)?.readOnly,
+    ...(repeats ? lastUserMessage(frame) : {}),
     quotedValueChars: limits.quotedValueChars,
   });
   out.findings.push(...schemas.findings, ...repeated.findings);
