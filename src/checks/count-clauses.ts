@@ -38,7 +38,7 @@ const WORDS: Readonly<Record<string, number>> = {
 const NEUTRAL_MODIFIERS: ReadonlySet<string> = new Set(['total', 'separate', 'different', 'distinct', 'individual', 'unique', 'such', 'more', 'other', 'listed', 'existing', 'registered', 'recorded', 'found', 'matching', 'result', 'your', 'the', 'these', 'those', 'in']);
 
 /** Tails that say where the items are, not which of them ("under your profile", "in total"). */
-const NEUTRAL_TAIL = /^(?:(?:in\s+(?:total|all)|altogether|overall|on\s+(?:file|record)|(?:under|in|on|for|with|linked\s+to|associated\s+with|attached\s+to|saved\s+(?:in|to|on))\s+(?:your|the|this|their|his|her|my)\s+(?:\w+\s+){0,2}?(?:profile|account|name|user\s*id|record|file|id)|(?:listed|found|registered|saved|stored|recorded)(?:\s+(?:here|there|below|above))?|(?:here|there|below|above)|(?:that|which)\s+(?:i|we)\s+(?:found|see|have\s+found))\s*)*$/;
+const NEUTRAL_TAIL = /^(?:(?:in\s+(?:total|all)|altogether|overall|on\s+(?:file|record)|(?:under|in|on|for|with|to|linked\s+to|associated\s+with|attached\s+to|saved\s+(?:in|to|on))\s+(?:your|the|this|their|his|her|my)\s+(?:\w+\s+){0,2}?(?:profile|account|name|user\s*id|record|file|id)|(?:listed|found|registered|saved|stored|recorded)(?:\s+(?:here|there|below|above))?|(?:here|there|below|above)|(?:that|which)\s+(?:i|we)\s+(?:found|see|have\s+found))\s*)*$/;
 
 /** A count is a limit, a part, or no count at all, when these words come right before it. */
 const NOT_A_COUNT_BEFORE = /(?:\bup\s+to|\bat\s+(?:most|least)|\bmaximum\s+of|\bminimum\s+of|\bmax(?:imum)?|\bmin(?:imum)?|\bmore\s+than|\bless\s+than|\bfewer\s+than|\bover|\bunder|\babout|\baround|\bapproximately|\bnearly|\balmost|\bexactly\s+\w+\s+of|\bno\s+more\s+than|\blimit\s+of|\bone\s+of|[$€£¥#№]|\bno\.|\boption|\bnumber|\bstep|\bpage|\btop|\bfirst|\blast|\bnext|\bprevious|\bper|\bevery|\beach)\s*$/i;
@@ -98,13 +98,17 @@ export function countClauses(answer: string): CountClause[] {
         phrase.push(w);
       }
       if (phrase.length === 0) continue;
-      const rawNoun = phrase[phrase.length - 1]!.replace(/'$/, '');
+      // The noun: for a count above one, the first plural word ("2 devices registered to you");
+      // for one, the last word before a participle ("one checked bag added").
+      const isPlural = (w: string) => foldWord(w.replace(/'$/, '')) !== w.replace(/'$/, '') || w === 'people' || w === 'children';
+      let at = n === 1 ? phrase.findIndex((w, i) => i > 0 && /(?:ed|ing)$/.test(w)) - 1 : phrase.findIndex(isPlural);
+      if (n === 1 && at < 0) at = phrase.length - 1;
+      if (at < 0) continue;
+      phrase.length = at + 1;
+      const rawNoun = phrase[at]!.replace(/'$/, '');
       const noun = foldWord(rawNoun);
       if (noun.length < 3 || NOT_ITEMS.has(noun) || NOT_ITEMS.has(rawNoun)) continue;
-      // A plural noun, unless the count is one ("one reservation").
-      const plural = foldWord(rawNoun) !== rawNoun || rawNoun === 'people' || rawNoun === 'children';
-      if (n !== 1 && !plural) continue;
-      if (n === 1 && plural) continue;
+      if (n === 1 && isPlural(rawNoun)) continue;
       const modifiers = phrase.slice(0, -1).map((w) => foldWord(w));
       if (modifiers.some((w) => NOT_ITEMS.has(w))) continue;
       const consumed = m[1]!.length + m[2]!.length - m[2]!.trimStart().length + phrase.join(' ').length;

@@ -39,9 +39,13 @@ export interface CountMismatchInput {
   quotedValueChars: number;
 }
 
-/** The sets a clause counts: head noun equal to the counted noun (a generic noun counts primary lists). */
+/**
+ * The sets a clause counts: a list under a key whose head noun is the counted noun, or a result
+ * that is itself the list and whose tool's name has the noun ("rooms" of room_availability); a
+ * generic noun ("options", "results") counts the results that are lists.
+ */
 function candidateSets(rows: ServedRows, c: CountClause): RowSet[] {
-  const byHead = rows.sets.filter((s) => s.names.length > 0 && s.names[s.names.length - 1] === c.noun);
+  const byHead = rows.sets.filter((s) => s.names.length > 0 && (s.names[s.names.length - 1] === c.noun || (s.primary && s.names.includes(c.noun))));
   const sets = byHead.length > 0 ? byHead : GENERIC_NOUNS.has(c.noun) ? rows.sets.filter((s) => s.primary) : [];
   // A modifier that names the set ("saved passengers" -> saved_passengers) picks it among several.
   const named = sets.filter((s) => c.modifiers.some((m) => s.names.slice(0, -1).includes(m)));

@@ -9,7 +9,7 @@
 // changes what it names). Fences: the earlier call failed in a way that passes (a timeout, a rate
 // limit, a 5xx, "try again") -> a retry, silent; the earlier result says the work is still going
 // (pending, running, queued, in progress) or the tool is a status/poll/health tool -> polling,
-// silent; the turn's user asks to look again (re-check, refresh, retry, again, the latest) -> silent;
+// silent; the turn's user asks to look again (re-check, refresh, retry, again) -> silent;
 // a call with no served result yet (two calls in one response) -> silent; arguments not
 // recorded -> unreachable. One advisory finding per repeated call, naming the earlier one.
 // Detection only: nothing is blocked. Pure function over plain data: no I/O, no clocks, no globals.
@@ -57,8 +57,8 @@ export interface RepeatedCallInput {
   quotedValueChars: number;
 }
 
-/** A user who asks to look again (re-check, refresh, retry, the latest) asks for the repeat. */
-const ASKS_AGAIN = /\b(?:re-?check|check\s+(?:it\s+|that\s+|this\s+)?(?:again|once\s+more)|again|refresh|re-?try|retry|re-?run|re-?load|re-?fetch|poll|latest|still|now)\b/i;
+/** A user who asks to look again (re-check, refresh, retry) asks for the repeat. */
+const ASKS_AGAIN = /\b(?:re-?check|check\s+(?:it\s+|that\s+|this\s+)?(?:again|once\s+more)|again|refresh|re-?try|retry|re-?run|re-?load|re-?fetch|poll)\b/i;
 
 /** A failure a retry may cure: the same call may well pass next time. */
 const TRANSIENT =

@@ -45,7 +45,7 @@ const STATE_WORDS: readonly StateWord[] = [
 /** A negation within the few words before a state word flips it ("is not available", "isn't active"). */
 const NEGATED = /\b(?:not|no\s+longer|never|isn't|aren't|wasn't|weren't|isnt|arent|hasn't|haven't|no)\s+(?:\w+\s+){0,2}$/;
 /** Quantity and sufficiency talk, and what could or would be: no state is asserted. */
-const NOT_A_STATE = /\b(?:enough|sufficient|insufficient|only\s+\d+|\d+\s+(?:seats?|left|remaining)|if|unless|whether|would|could|can|will|may|might|should|once|when|after|before|until|make\s+sure|check\s+(?:if|whether))\b/;
+const NOT_A_STATE = /\b(?:enough|sufficient|insufficient|only\s+\d+|\d+\s+(?:left|remaining)|if|unless|whether|would|could|can|will|may|might|should|once|when|after|before|until|make\s+sure|check\s+(?:if|whether))\b/;
 /** "paid with", "paid by", "paid using", "paid for": how something was paid, not whether. */
 const PAID_HOW = /\bpaid\s+(?:with|by|using|via|for|through|in)\b/;
 

@@ -20,8 +20,9 @@ import { CONTENT_NOT_CAPTURED } from './catalog.js';
 import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
-import { nameWordsOf, parsedResult, type ServedEntity, type ServedResult, type ServedRows } from './served-rows.js';
+import { parsedResult, type ServedEntity, type ServedResult, type ServedRows } from './served-rows.js';
 import { stateClaims, statesOf, type StateClaim, type StateConcept } from './status-clauses.js';
+import { foldWord } from './absence-clauses.js';
 
 export const STATUS_CONTRADICTION = 'status-contradiction';
 
@@ -99,7 +100,11 @@ export function stateFields(row: Record<string, unknown>): StateField[] {
     if (path === '') return;
     const kind = conceptOfKey(path);
     if (!kind) return;
-    const variant = path.split('.').flatMap((seg) => nameWordsOf(seg)).filter((w) => !MEASURE_WORDS.has(w));
+    // Variant words as written (lower case), for matching the answer's words; measure words, folded or not, are no variant.
+    const variant = path
+      .split(/[._\s-]+|(?<=[a-z])(?=[A-Z])/)
+      .map((w) => w.toLowerCase())
+      .filter((w) => w !== '' && !MEASURE_WORDS.has(w) && !MEASURE_WORDS.has(foldWord(w)));
     if (kind === 'status') {
       if (typeof v !== 'string') return;
       const p = polarityOfString(v);
@@ -147,7 +152,7 @@ const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 
 /** Month-day keys of the dates a text names ("2024-05-13", "May 13"). */
 function datesOf(text: string): Set<string> {
   const out = new Set<string>();
-  for (const m of text.matchAll(/\b\d{4}-(\d{2})-(\d{2})\b/g)) out.add(`${Number(m[1])}-${Number(m[2])}`);
+  for (const m of text.matchAll(/\b\d{4}-(\d{2})-(\d{2})(?!\d)/g)) out.add(`${Number(m[1])}-${Number(m[2])}`);
   const months = MONTHS.map((m) => `${m.slice(0, 3)}(?:${m.slice(3)})?\\.?`).join('|');
   for (const m of text.toLowerCase().matchAll(new RegExp(`\\b(${months})\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b`, 'g'))) {
     const month = MONTHS.findIndex((x) => m[1]!.startsWith(x.slice(0, 3))) + 1;

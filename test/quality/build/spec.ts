@@ -15,6 +15,11 @@ export const CHECK_IDS = [
   'prior-turn-evidence',
   'unsupported-claim',
   'refusal-asserts-absence',
+  'argument-schema',
+  'repeated-call',
+  'count-mismatch',
+  'status-contradiction',
+  'unconfirmed-action',
 ] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 

@@ -23,6 +23,11 @@ import { HOLDOUT2_OFFER_ARGUMENT_CASES } from './holdout2-offer-arguments.js';
 import { HOLDOUT2_LEDGER_CASES } from './holdout2-ledger.js';
 import { HOLDOUT2_VALUE_CASES } from './holdout2-values.js';
 import { HOLDOUT2_CLAIM_REFUSAL_CASES } from './holdout2-claims-refusals.js';
+import { ARGUMENT_SCHEMA_CASES } from './argument-schema.js';
+import { REPEATED_CALL_CASES } from './repeated-call.js';
+import { COUNT_MISMATCH_CASES } from './count-mismatch.js';
+import { STATUS_CONTRADICTION_CASES } from './status-contradiction.js';
+import { UNCONFIRMED_ACTION_CASES } from './unconfirmed-action.js';
 
 export const ALL_CASES: CaseSpec[] = [
   ...DANGLING_CASES,
@@ -49,4 +54,10 @@ export const ALL_CASES: CaseSpec[] = [
   ...HOLDOUT2_LEDGER_CASES,
   ...HOLDOUT2_VALUE_CASES,
   ...HOLDOUT2_CLAIM_REFUSAL_CASES,
+  // The behaviour checks of issue 28 (failed writes told as done, miscounts, contradicted states, invalid calls, loops).
+  ...ARGUMENT_SCHEMA_CASES,
+  ...REPEATED_CALL_CASES,
+  ...COUNT_MISMATCH_CASES,
+  ...STATUS_CONTRADICTION_CASES,
+  ...UNCONFIRMED_ACTION_CASES,
 ];
