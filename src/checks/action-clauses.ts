@@ -54,13 +54,16 @@ function fold(text: string): string {
   return text.replace(/[\u2018\u2019\u02bc\u2032]/g, "'").replace(/\*+|_{2,}|`/g, '').toLowerCase();
 }
 
-/** The action clauses of an answer. */
+/** Where a later action of the same clause starts its own part: after ", and", " and", "; " or ", " before it. */
+const PART_BOUNDARY = /(?:,\s*(?:and|also|plus|then)\s+|\s+(?:and|also|plus)\s+|;\s*|,\s+)/g;
+
+/** The action clauses of an answer: one per action said, a clause with two actions ("X was changed, and Y has been added") giving two. */
 export function actionClauses(answer: string): ActionClause[] {
   const out: ActionClause[] = [];
   for (const c of clausesOf(answer)) {
     const text = fold(c.text);
     if (/\?\s*$/.test(text)) continue;
-    let best: { index: number; said: string; verb: string; end: number } | undefined;
+    const found: { index: number; end: number; said: string; verb: string }[] = [];
     for (const re of DONE) {
       re.lastIndex = 0;
       let m: RegExpExecArray | null;
@@ -70,13 +73,29 @@ export function actionClauses(answer: string): ActionClause[] {
         const before = text.slice(0, m.index);
         if (NOT_DONE_BEFORE.test(before) || NEGATED.test(text.slice(Math.max(0, m.index - 30), m.index + m[0].length))) continue;
         if (BY_OTHER.test(text.slice(m.index + m[0].length))) continue;
-        if (!best || m.index < best.index) best = { index: m.index, said: c.text.slice(m.index, m.index + m[0].length), verb: PAST[past]!, end: m.index + m[0].length };
-        break;
+        const end = m.index + m[0].length;
+        if (found.some((f) => m!.index < f.end && end > f.index)) continue;
+        found.push({ index: m.index, end, said: c.text.slice(m.index, end), verb: PAST[past]! });
       }
     }
-    if (!best) continue;
-    const actionWords = new Set(contentWords(best.said));
-    out.push({ clause: c.text, said: best.said, verb: best.verb, words: contentWords(c.text).filter((w) => !actionWords.has(w)), sentence: c.sentence });
+    found.sort((a, b) => a.index - b.index);
+    // Each action owns the words from the boundary before it to the boundary before the next one.
+    const parts = found.map((f, k) => {
+      if (k === 0) return { from: 0, cut: 0 };
+      let at: { from: number; cut: number } | undefined;
+      PART_BOUNDARY.lastIndex = found[k - 1]!.end;
+      let b: RegExpExecArray | null;
+      while ((b = PART_BOUNDARY.exec(text)) !== null && b.index < f.index) at = { from: b.index + b[0].length, cut: b.index };
+      return at;
+    });
+    found.forEach((f, k) => {
+      const here = parts[k];
+      if (!here) return;
+      const next = parts.slice(k + 1).find((p) => p !== undefined);
+      const part = c.text.slice(here.from, next ? next.cut : c.text.length);
+      const actionWords = new Set(contentWords(f.said));
+      out.push({ clause: part.trim(), said: f.said, verb: f.verb, words: contentWords(part).filter((w) => !actionWords.has(w)), sentence: c.sentence });
+    });
   }
   return out;
 }

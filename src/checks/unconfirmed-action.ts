@@ -196,7 +196,8 @@ export function unconfirmedActions(input: UnconfirmedActionInput): CheckOutcome 
     if (named.length > 0) {
       const scores = nounScores(clause, writes);
       const namedScore = Math.max(...named.map((t) => scores.get(t.name) ?? 0));
-      const succeeded = writeCalls.filter((c) => c.thisTurn && c.ending === 'ok');
+      // Another write's success (the named writes' own calls were judged above, by the values the clause names).
+      const succeeded = writeCalls.filter((c) => c.thisTurn && c.ending === 'ok' && !names.has(c.toolName));
       if (succeeded.some((c) => (scores.get(c.toolName) ?? 0) > 0 && (scores.get(c.toolName) ?? 0) >= namedScore)) continue;
     }
     let verdict: { how: 'failed' | 'never'; calls: ActionCall[] } | undefined;

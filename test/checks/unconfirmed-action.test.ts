@@ -1,0 +1,81 @@
+// Pins check `unconfirmed-action` and its clause reader: what counts as saying an action was done
+// (and what is planned, denied, asked or someone else's), the write a clause is attributed to (its
+// verb first, then the nouns it shares with the tool's name, a noun every write shares weighing
+// little), and the verdicts — this turn's calls of it all failed, or none was ever made — with the
+// fences: a call of it succeeded this turn or earlier, a successful write the clause's nouns name
+// as well, money-moved verbs standing for the turn's writes, no write known.
+import { describe, it, expect } from 'vitest';
+import { actionClauses } from '../../src/checks/action-clauses.js';
+import { unconfirmedActions, type ActionCall, type WriteTool } from '../../src/checks/unconfirmed-action.js';
+
+const span = { traceId: '5e6f7a8b9c0d1e2f3a4b5c6d7e8f9011', spanId: '4d5e6f7a8b9c0d1e' };
+const w = (name: string, armedBy: 'declared' | 'inferred' = 'inferred'): WriteTool => ({ name, armedBy, evidence: armedBy === 'declared' ? 'declared readOnly: false' : `its name has the write verb '${name.split('_')[0]}'` });
+const WRITES = ['book_reservation', 'cancel_reservation', 'update_reservation_flights', 'update_reservation_baggage', 'send_voucher'].map((n) => w(n));
+const c = (toolName: string, ending: ActionCall['ending'], thisTurn = true, args: unknown = { reservation_id: 'RX7Q2P' }, said?: string): ActionCall => ({ toolName, callId: `call_${toolName}_${ending}`, arguments: args, ending, thisTurn, ...(said ? { said } : {}) });
+
+function run(answerText: string, calls: ActionCall[], writes: WriteTool[] = WRITES) {
+  return unconfirmedActions({ span, answerText, writes: () => writes, calls: () => calls, quotedValueChars: 64 });
+}
+
+describe('action clauses', () => {
+  const verbs = (t: string) => actionClauses(t).map((a) => a.verb);
+  it('reads actions said done: passive perfect, "now"/"successfully", first person, "went ahead and"', () => {
+    expect(verbs('Your reservation has been cancelled.')).toEqual(['cancel']);
+    expect(verbs('You are now booked on flight NW-311.')).toEqual(['book']);
+    expect(verbs("I've sent the voucher to your e-mail.")).toEqual(['send']);
+    expect(verbs('I went ahead and booked the 9:05 flight.')).toEqual(['book']);
+    expect(verbs('The refund was successfully processed.')).toEqual(['process']);
+    expect(actionClauses('Your flights have been changed, and one checked bag has been added.').map((a) => [a.verb, a.clause])).toEqual([
+      ['change', 'Your flights have been changed'],
+      ['add', 'one checked bag has been added.'],
+    ]);
+  });
+  it('asserts no action: plans, denials, questions, conditions, someone else', () => {
+    for (const t of ['I will cancel it once you confirm.', 'The reservation has not been cancelled yet.', 'Should I cancel it?', 'Bags cannot be removed once they have been added.', 'Your flight was cancelled by the airline.', 'I could not book it.']) expect(actionClauses(t), t).toEqual([]);
+  });
+});
+
+describe('unconfirmed-action: verdicts', () => {
+  it('the write that would do it failed this turn: a finding quoting the error', () => {
+    const out = run('Your reservation RX7Q2P has been cancelled.', [c('cancel_reservation', 'refused', true, { reservation_id: 'RX7Q2P' }, 'Error: reservation RX7Q2P is basic economy and cannot be cancelled')]);
+    expect(out.findings).toHaveLength(1);
+    expect(out.findings[0]).toMatchObject({ kind: 'unconfirmed-action', seam: 'answer', toolName: 'cancel_reservation', grounding: 'failed', predicate: 'cancel', armedBy: 'inferred' });
+    expect(out.findings[0]!.message).toContain('Error: reservation RX7Q2P is basic economy and cannot be cancel');
+  });
+  it('a second action no call made, beside one that ran: attributed by the noun only one write has', () => {
+    const out = run('Your flights have been changed, and one checked bag has been added to the reservation.', [c('update_reservation_flights', 'ok')]);
+    expect(out.findings.map((f) => [f.toolName, f.grounding])).toEqual([['update_reservation_baggage', 'never']]);
+  });
+  it('a write told done with no call at all: never made; armed as declared when declared', () => {
+    const out = run('I have sent you a voucher for the delay.', [], [w('send_voucher', 'declared')]);
+    expect(out.findings[0]).toMatchObject({ toolName: 'send_voucher', grounding: 'never', armedBy: 'declared' });
+  });
+  it('a clause naming an id is judged by the calls that name it', () => {
+    const calls = [c('cancel_reservation', 'ok', true, { reservation_id: 'AB12CD' }), c('cancel_reservation', 'refused', true, { reservation_id: 'RX7Q2P' }, 'Error: cannot cancel')];
+    expect(run('Reservation RX7Q2P has been cancelled.', calls).findings).toHaveLength(1);
+    expect(run('Reservation AB12CD has been cancelled.', calls).findings).toEqual([]);
+  });
+});
+
+describe('unconfirmed-action: fences', () => {
+  it('a call of the write that succeeded this turn (after a failure too) passes', () => {
+    expect(run('Your reservation has been cancelled.', [c('cancel_reservation', 'refused'), c('cancel_reservation', 'ok')]).findings).toEqual([]);
+  });
+  it('an action done in an earlier turn, recalled, passes', () => {
+    expect(run('Since your reservation has been cancelled, no refund is due.', [c('cancel_reservation', 'ok', false)]).findings).toEqual([]);
+  });
+  it('a successful write the nouns name as well may be what the clause describes ("booked on" after the flights were updated)', () => {
+    expect(run('You are now booked on flight NW-311.', [c('update_reservation_flights', 'ok')]).findings).toEqual([]);
+  });
+  it('money-moved verbs stand for the turn\'s writes: pass when one ran, a finding when all failed', () => {
+    expect(run('The difference has been refunded to your card.', [c('update_reservation_flights', 'ok')]).findings).toEqual([]);
+    const failed = run('The difference has been refunded to your card.', [c('update_reservation_flights', 'failed', true, {}, 'Error: not enough seats')]);
+    expect(failed.findings.map((f) => f.grounding)).toEqual(['failed']);
+  });
+  it('no write known: not applicable, whatever the answer says; rows are asked for only when an action is said', () => {
+    expect(run('Your reservation has been cancelled.', [], []).tally).toMatchObject({ notApplicable: 1, checked: 0 });
+    let asked = 0;
+    unconfirmedActions({ span, answerText: 'Here is your itinerary.', writes: () => (asked++, WRITES), calls: () => (asked++, []), quotedValueChars: 64 });
+    expect(asked).toBe(0);
+  });
+});
