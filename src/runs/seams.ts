@@ -17,7 +17,8 @@ import { danglingReferences } from '../checks/dangling-reference.js';
 import { emptyLookups, NO_PRODUCER_RESULT } from '../checks/empty-lookup.js';
 import { resultColumns } from '../checks/result-columns.js';
 import { unsupportedValues, type WindowResult } from '../checks/unsupported-value.js';
-import { priorTurnEvidence } from '../checks/prior-turn-evidence.js';
+import { priorTurnEvidence, type PriorWrite } from '../checks/prior-turn-evidence.js';
+import { argumentLeaves } from '../checks/argument-leaves.js';
 import { unsupportedClaims } from '../checks/unsupported-claim.js';
 import { refusalAssertsAbsence } from '../checks/refusal-asserts-absence.js';
 import { producersOf, readToolTest } from '../checks/absence-reads.js';
@@ -260,6 +261,7 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
       inputCaptured: true,
       bounds: { maxAnswerTokens: 20_000, maxIndexTokens: 200_000, quotedValueChars: limits.quotedValueChars },
     });
+    const declarationOf = (name: string) => ctx.declarationOf(req.tenant, name);
     const prior = priorTurnEvidence({
       span: req.span,
       grounded: values.grounded,
@@ -267,6 +269,12 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
       currentTurnTraceId: traceId,
       toolCallsThisTurn: turnRows.length,
       ...lastUserMessage(frame),
+      writes: conversationWrites(state.ledger, declarationOf, limits.maxArgumentLeaves),
+      readArguments: (callId) => {
+        const row = rowByCall.get(callId);
+        return row ? argumentValues(row.arguments, limits.maxArgumentLeaves) : [];
+      },
+      isVolatile: (name) => declarationOf(name)?.volatile === true,
       quotedValueChars: limits.quotedValueChars,
     });
     answerFindings.push(...values.findings, ...prior.findings);
@@ -305,6 +313,25 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
       [ATTR_ANSWER_STATEMENT]: fitBytes(standing.statement, limits.maxWrittenAttributeBytes),
     },
   });
+}
+
+/** A call's argument values, lower-cased (string and number leaves), for "a write touched it". */
+function argumentValues(args: unknown, max: number): string[] {
+  return argumentLeaves(args, max)
+    .leaves.map((l) => (typeof l.value === 'string' ? l.value.trim().toLowerCase() : typeof l.value === 'number' ? String(l.value) : ''))
+    .filter((v) => v.length >= 3);
+}
+
+/** The conversation's writes that went through (tools declared or inferred `readOnly: false`), with their argument values. */
+function conversationWrites(ledger: readonly LedgerRow[], declarationOf: (name: string) => { readOnly?: boolean } | undefined, max: number): PriorWrite[] {
+  const out: PriorWrite[] = [];
+  for (const r of ledger) {
+    if (r.request === undefined || declarationOf(r.toolName)?.readOnly !== false) continue;
+    // A write that failed or was refused changed nothing.
+    if (r.outcome !== 'ran' || r.reading.refusal !== undefined || r.reading.absence?.notFound !== undefined) continue;
+    out.push({ toolName: r.toolName, ...(r.callId ? { callId: r.callId } : {}), request: r.request, values: argumentValues(r.arguments, max) });
+  }
+  return out;
 }
 
 function notArmed(check: string): CheckTally {
