@@ -175,7 +175,7 @@ export function unsupportedArguments(input: ChoiceCheckInput): ChoiceCheckOutcom
       const leaf = { path };
       checkedLeaves++;
       tally.checked++;
-      const verdict = grounds.ground(judged, producers, enums);
+      const verdict = grounds.ground(judged, producers, enums, fieldName(leaf.path));
       if (verdict.grounding === 'served' || verdict.grounding === 'enum') continue;
       if (verdict.grounding === 'external') {
         externalGroundsUsed.push({ toolName: call.name, ...(call.id ? { toolCallId: call.id } : {}), path: leaf.path, value: judged.text, source: verdict.ground.source });
@@ -209,6 +209,13 @@ export function unsupportedArguments(input: ChoiceCheckInput): ChoiceCheckOutcom
     if (checkedLeaves === 0) tally.notApplicable++;
   }
   return { findings, tally, externalGroundsUsed, composed };
+}
+
+/** The argument's own field name: the last segment of its path that is not an index (`payment_id` of `args.payment_methods.0.payment_id`). */
+function fieldName(path: string): string | undefined {
+  const segments = path.split('.');
+  for (let i = segments.length - 1; i > 0; i--) if (!/^\d+$/.test(segments[i]!)) return segments[i];
+  return undefined;
 }
 
 function buildFinding(
