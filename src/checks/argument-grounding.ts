@@ -17,6 +17,7 @@ import { composedOf, type ComposedPart } from './argument-composed.js';
 import { anchorsOf, derivedDate, derivedMonth, isoDateOf, isoMonthOf, spansOf, type DerivedDate } from './argument-dates.js';
 import { isFragmentOf, phoneDigits, type JudgedValue } from './argument-identity.js';
 import { groupedJoins, MIN_JOINED_CHARS } from './grouped-values.js';
+import { ANY_PRODUCER } from './argument-sources.js';
 
 /** Display-grouped joins read per served string (the answer-side cap of unsupported-value's forms). */
 const MAX_JOINS_PER_TEXT = 2000;
@@ -100,7 +101,7 @@ export class FrameGrounds {
       if (this.served.containsPhrase(needle) || this.phoneGrounds().find(phoneDigits(value.text)!)) return { grounding: 'served' };
       return this.externalOrUnserved(needle);
     }
-    const fromProducer = (s: ServedString) => s.source !== 'tool-result' || s.toolName === undefined || producers.includes(s.toolName);
+    const fromProducer = (s: ServedString) => s.source !== 'tool-result' || s.toolName === undefined || producers.includes(s.toolName) || producers.includes(ANY_PRODUCER);
     const located = this.served.locate(needle, fromProducer);
     if (located.accepted) return { grounding: 'served' };
     // The same identifier written in display groups (the user typed `DE02 2005 0550 1015 8713 93`).

@@ -83,7 +83,11 @@ export function priorTurnEvidence(input: PriorTurnEvidenceInput): CheckOutcome {
   };
   if (input.incomplete !== undefined) return unreachable(input.incomplete);
   if (input.currentTurnTraceId === undefined) return unreachable('the turn the answer belongs to was not recorded');
-  if (input.grounded.length === 0) return unreachable('the answer grounds no value in a tool result');
+  // Nothing from a tool result restated: nothing for this check to judge (not applicable, not a pass).
+  if (input.grounded.length === 0) {
+    tally.notApplicable = 1;
+    return { findings: [], tally };
+  }
   const current = input.currentTurnTraceId;
   if (input.grounded.some((g) => g.turnTraceId === current)) {
     tally.checked = 1;

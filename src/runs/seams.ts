@@ -19,6 +19,7 @@ import { resultColumns } from '../checks/result-columns.js';
 import { unsupportedValues, type WindowResult } from '../checks/unsupported-value.js';
 import { priorTurnEvidence, type PriorWrite } from '../checks/prior-turn-evidence.js';
 import { argumentLeaves } from '../checks/argument-leaves.js';
+import { armedByInference } from '../checks/arming.js';
 import { unsupportedClaims } from '../checks/unsupported-claim.js';
 import { refusalAssertsAbsence } from '../checks/refusal-asserts-absence.js';
 import { producersOf, readToolTest } from '../checks/absence-reads.js';
@@ -135,6 +136,7 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
     inputCaptured: true,
     maxArgumentLeaves: limits.maxArgumentLeaves,
     quotedValueChars: limits.quotedValueChars,
+    inferIdentifiers: ctx.declarations.inference !== false,
   });
   out.findings.push(...offer.findings, ...choice.findings);
   out.tallies.push(offer.tally, choice.tally);
@@ -225,7 +227,11 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
   const answerFindings: Finding[] = [];
   const tallies: CheckTally[] = [];
 
-  if (declarations.answers?.checkValues) {
+  // Armed by declaration, or by inference when the answer was written from tool results (an agent
+  // that reads tools answers from them); `checkValues: false` or `inference: false` keeps it off.
+  const windowResultCount = frame.served.filter((s) => s.source === 'tool-result').length;
+  const valuesInferred = declarations.answers?.checkValues === undefined && declarations.inference !== false && windowResultCount > 0;
+  if (declarations.answers?.checkValues || valuesInferred) {
     // One pass each over the ledger and the served history, not one per window result.
     const rowByCall = new Map<string, LedgerRow>();
     for (const r of state.ledger) if (r.callId && !rowByCall.has(r.callId)) rowByCall.set(r.callId, r);
@@ -277,7 +283,8 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
       isVolatile: (name) => declarationOf(name)?.volatile === true,
       quotedValueChars: limits.quotedValueChars,
     });
-    answerFindings.push(...values.findings, ...prior.findings);
+    const evidence = `the answer was written from a window holding ${windowResultCount} tool result${windowResultCount === 1 ? '' : 's'}`;
+    answerFindings.push(...[...values.findings, ...prior.findings].map((f) => (valuesInferred ? armedByInference(f, evidence) : f)));
     tallies.push(values.tally, prior.tally);
   } else {
     tallies.push(notArmed('unsupported-value'), notArmed('prior-turn-evidence'));

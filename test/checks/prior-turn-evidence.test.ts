@@ -80,10 +80,10 @@ describe('unit: prior-turn-evidence and every fence', () => {
     expect(out.tally).toMatchObject({ checked: 1, findings: 0 });
   });
 
-  it('zero delta: no grounded value -> unreachable, no finding', () => {
+  it('zero delta: no grounded value -> not applicable, no finding', () => {
     const out = run({ grounded: [] });
     expect(out.findings).toEqual([]);
-    expect(out.tally).toMatchObject({ checked: 0, unreachable: 1, unreachableReasons: { 'the answer grounds no value in a tool result': 1 } });
+    expect(out.tally).toMatchObject({ checked: 0, notApplicable: 1, unreachable: 0, unreachableReasons: {} });
   });
 
   it('unknown current turn -> unreachable', () => {
