@@ -23,6 +23,7 @@ import { CONTENT_NOT_CAPTURED } from './catalog.js';
 import { identifierArgumentEvidence, judgedValue, MIN_CHECKED_LENGTH } from './argument-identity.js';
 import { ANY_PRODUCER, producersOf, producersPhrase } from './argument-sources.js';
 import { armedByInference } from './arming.js';
+import { sourcesInferred } from '../declarations/inferred.js';
 import { FrameGrounds } from './argument-grounding.js';
 import { exampleClauses } from './argument-grounds.js';
 import { describeServed, groundedFinding } from './argument-findings.js';
@@ -145,13 +146,18 @@ function judgedLeaves(input: ChoiceCheckInput, call: ToolCall, declaration: Tool
   const walk = argumentLeaves(call.arguments, input.maxArgumentLeaves);
   const leaves: JudgedLeaf[] = [];
   const declared = declaredArmed(declaration);
+  const sourcesEvidence = sourcesInferred(declaration);
   for (const l of walk.leaves) {
     if (declared) {
       const producers = producersOf(declaration!, l.path);
-      if (!producers) continue;
-      const value = judgedValue(l.path, l.value, schemas);
-      if (value) leaves.push({ path: l.path, producers, value });
-      continue;
+      if (producers) {
+        const value = judgedValue(l.path, l.value, schemas);
+        if (value) leaves.push({ path: l.path, producers, value, ...(sourcesEvidence !== undefined ? { inferred: sourcesEvidence } : {}) });
+        continue;
+      }
+      // A declared named form judges only its named arguments; an inferred one leaves the rest to
+      // the identifier inference below.
+      if (sourcesEvidence === undefined || input.inferIdentifiers !== true) continue;
     }
     const evidence = identifierArgumentEvidence(l.path, l.value, schemas);
     if (evidence === undefined) continue;

@@ -7,7 +7,7 @@ import { spanKey, type LogData, type SpanData } from '../model/telemetry.js';
 import { DiagnosticList } from '../model/diagnostics.js';
 import type { CheckTally, Finding } from '../model/finding.js';
 import type { ModelEvent, SpanToolDeclaration, ToolDefinition } from '../model/agent.js';
-import { effectiveDeclaration, type EffectiveDeclaration, type ToolEvidence } from '../declarations/inferred.js';
+import { effectiveDeclaration, sourcesFromSchema, type EffectiveDeclaration, type ToolEvidence } from '../declarations/inferred.js';
 import { mergeToolDeclaration } from '../declarations/load.js';
 import { isAgentSpan, readSpan, tenantOf } from '../conventions/registry.js';
 import { groupLogsBySpan } from '../conventions/log-join.js';
@@ -169,7 +169,7 @@ export class FootprintCore {
 
   /** Bytes of every cache besides the conversations (estimates, like the conversations' own). */
   private cachesBytes(): number {
-    return this.cacheBytes + this.traces.size * TRACE_RECORD_BYTES + (this.spanDeclarations.size + this.toolEvidence.size) * SPAN_DECLARATION_BYTES + this.windows.bytes;
+    return this.cacheBytes + this.traces.size * TRACE_RECORD_BYTES + this.spanDeclarations.size * SPAN_DECLARATION_BYTES + this.toolEvidence.size * TOOL_EVIDENCE_BYTES + this.windows.bytes;
   }
 
   /** Keeps the caches within their share of the state bound (oldest remembered spans go first). */
@@ -437,13 +437,19 @@ export class FootprintCore {
 
   /** Keeps what inference reads of each offered tool: its name, its description's opening, its annotations. */
   private rememberToolEvidence(tenant: string, definitions: readonly ToolDefinition[]): void {
-    for (const d of definitions.slice(0, MAX_TOOL_EVIDENCE_PER_REQUEST)) {
+    const kept = definitions.slice(0, MAX_TOOL_EVIDENCE_PER_REQUEST);
+    const offered = kept.map((d) => d.name);
+    for (const d of kept) {
       const key = `${tenant}\u0000${d.name}`;
       if (this.toolEvidence.peek(key)) continue;
+      const sources = sourcesFromSchema(d.name, d.inputSchema, offered);
+      const schemaChars = d.inputSchema !== undefined ? (JSON.stringify(d.inputSchema)?.length ?? 0) : 0;
       this.toolEvidence.set(key, {
+        ...(schemaChars > 0 && schemaChars <= TOOL_EVIDENCE_SCHEMA_CHARS ? { inputSchema: d.inputSchema } : {}),
         name: d.name,
         ...(d.description ? { description: d.description.slice(0, TOOL_EVIDENCE_DESCRIPTION_CHARS) } : {}),
         ...(d.annotations ? { annotations: d.annotations } : {}),
+        ...(sources ? { sources } : {}),
       });
     }
   }
@@ -531,8 +537,12 @@ export class FootprintCore {
 
 /** Estimated bytes of one span declaration entry (its key, the map slot; the declaration is shared). */
 const SPAN_DECLARATION_BYTES = 256;
+/** Estimated bytes of one tool's evidence: its name, description opening, annotations, sources and (up to 8 KiB of) schema. */
+const TOOL_EVIDENCE_BYTES = 2_048;
 /** Tool definitions of one request that inference remembers (the rest are read by name alone). */
 const MAX_TOOL_EVIDENCE_PER_REQUEST = 256;
+/** A recorded input schema longer than this (as JSON) is not kept for inference. */
+const TOOL_EVIDENCE_SCHEMA_CHARS = 8_192;
 /** Characters of a tool's description inference keeps: it reads only the opening verb. */
 const TOOL_EVIDENCE_DESCRIPTION_CHARS = 80;
 

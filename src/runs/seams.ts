@@ -20,6 +20,7 @@ import { unsupportedValues, type WindowResult } from '../checks/unsupported-valu
 import { priorTurnEvidence, type PriorWrite } from '../checks/prior-turn-evidence.js';
 import { argumentLeaves } from '../checks/argument-leaves.js';
 import { armedByInference } from '../checks/arming.js';
+import { sourcesInferred } from '../declarations/inferred.js';
 import { unsupportedClaims } from '../checks/unsupported-claim.js';
 import { refusalAssertsAbsence } from '../checks/refusal-asserts-absence.js';
 import { producersOf, readToolTest } from '../checks/absence-reads.js';
@@ -203,6 +204,8 @@ export function checkExecution(ctx: SeamContext, state: ConversationState, ex: T
         .map((r) => ({ toolName: r.toolName, ...(r.callId ? { callId: r.callId } : {}), text: resultText(r.result), ...(r.request !== undefined ? { request: r.request } : {}) }));
   const userTexts = !resultEmpty ? [] : earlierUserTexts(state);
   const lookup = emptyLookups({ row, declaration, producerResults, userTexts, maxArgumentLeaves: ctx.limits.maxArgumentLeaves, quotedValueChars: ctx.limits.quotedValueChars });
+  const sourcesEvidence = sourcesInferred(declaration);
+  if (sourcesEvidence !== undefined) lookup.findings = lookup.findings.map((f) => armedByInference(f, sourcesEvidence));
   // Past its bounds the conversation's ledger is partial: "no earlier producer result" may only
   // mean the result was not kept, and the disposition says so instead of guessing.
   const missing = lookup.tally.unreachableReasons[NO_PRODUCER_RESULT];

@@ -72,9 +72,14 @@ describe('functional: check over every recorded instrumentation', () => {
 
   it('without declarations, inference arms the checks and every finding says so', () => {
     const out = json(fixturePaths('traceloop-openai', 'backup-triage')) as unknown as { findings: Record<string, unknown>[]; summary: string };
-    expect(out.findings.map((f) => [f.kind, f.value, f.armedBy])).toEqual([['unsupported-argument', 'db-primary-full', 'inferred']]);
-    expect(out.findings[0]!.armedEvidence).toBe("the schema describes 'machine_id' as an identifier");
-    expect(String(out.findings[0]!.message)).toContain('This was checked on inference, not on a declaration');
+    expect(out.findings.map((f) => [f.kind, f.value, f.armedBy])).toEqual([
+      ['dangling-reference', null, 'inferred'],
+      ['unsupported-argument', 'db-primary-full', 'inferred'],
+    ]);
+    for (const f of out.findings) {
+      expect(f.armedEvidence).toBe("the schema of 'machine_id' names 'list_machines'");
+      expect(String(f.message)).toContain('This was checked on inference, not on a declaration');
+    }
   });
 
   it('zero delta: `inference: false` and nothing declared arms no check', () => {
