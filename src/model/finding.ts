@@ -78,6 +78,8 @@ export interface RegisteredCheck {
   readsContent: boolean;
   /** Finding kinds it files, when they differ from its id. */
   kinds?: readonly string[];
+  /** Inference can arm it with no declaration (what the trace shows: names, schemas, annotations). */
+  inferable?: boolean;
 }
 
 /** How finding values are written out: quoted, hashed (`sha256:` + 16 hex) or omitted. */
