@@ -42,6 +42,8 @@ export const ATTR_DISPOSITION_CHECKS = 'footprint.disposition.checks';
 export const ATTR_DISPOSITION_SUMMARY = 'footprint.disposition.summary';
 export const ATTR_DISPOSITION_UNREACHABLE = 'footprint.disposition.unreachable';
 export const ATTR_DISPOSITION_FINDINGS = 'footprint.disposition.findings';
+/** The checks armed by inference (what the trace shows) beyond the declarations, comma-separated; absent when none. */
+export const ATTR_DISPOSITION_INFERRED = 'footprint.disposition.inferred';
 
 /** Carrier spans: written when a finding's subject span has already left. */
 export const CARRIER_SPAN_NAME = 'footprint.findings';

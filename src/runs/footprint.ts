@@ -7,6 +7,7 @@ import { spanKey, type LogData, type SpanData } from '../model/telemetry.js';
 import { DiagnosticList } from '../model/diagnostics.js';
 import type { CheckTally, Finding } from '../model/finding.js';
 import type { ModelEvent, SpanToolDeclaration, ToolDefinition } from '../model/agent.js';
+import { armedChecks } from '../declarations/armed.js';
 import { effectiveDeclaration, sourcesFromSchema, type EffectiveDeclaration, type ToolEvidence } from '../declarations/inferred.js';
 import { mergeToolDeclaration } from '../declarations/load.js';
 import { isAgentSpan, readSpan, tenantOf } from '../conventions/registry.js';
@@ -21,6 +22,7 @@ import { ConversationStore, conversationKey } from './conversations.js';
 import { findingIdentity, findingToEvent, fitBytes } from '../findings/events.js';
 import { redactValue } from '../findings/quote.js';
 import {
+  ATTR_DISPOSITION_INFERRED,
   ATTR_EXTERNAL_GROUND_SOURCE,
   ATTR_FINDING_PREDICATE,
   ATTR_FINDING_VALUE,
@@ -59,6 +61,8 @@ export class FootprintCore {
   readonly config: ResolvedOptions;
   /** Whether the declarations file arms any tool's arguments (fixed at construction). */
   private readonly fileArmsArguments: boolean;
+  /** The checks inference arms beyond the declarations, as the disposition names them ('' when none). */
+  private readonly inferredChecks: string;
   private readonly conversations: ConversationStore;
   /**
    * trace id -> what the core keeps of the trace (trace-record.ts): its conversation id, requests
@@ -102,6 +106,7 @@ export class FootprintCore {
   constructor(options: FootprintOptions & { now?: () => number } = {}) {
     this.config = resolveOptions(options);
     this.fileArmsArguments = Object.values(this.config.declarations.tools).some((t) => (t.argumentsFrom?.length ?? 0) > 0);
+    this.inferredChecks = armedChecks(this.config.declarations).inferred.join(', ');
     const { limits, now } = this.config;
     this.conversations = new ConversationStore(limits, now, () => this.cachesBytes());
     this.traces = new BoundedMap({ maxEntries: limits.maxConversations, idleMs: limits.conversationIdleMs, now, onEvict: (_k, rec) => (this.cacheBytes -= traceRecordPartsBytes(rec)) });
@@ -408,7 +413,10 @@ export class FootprintCore {
       }
       // `findings` counts findings written (one per defect per trace), not re-detections.
       const rows = dispositionRows(CHECK_CATALOG, this.talliesOf(traceId)).map((r) => ({ ...r, findings: written?.get(r.check) ?? 0 }));
-      annotationFor(result, target.key).events.push(this.dispositions.event(rows, llmRequests, target.time, limits.maxWrittenAttributeBytes));
+      const ev = this.dispositions.event(rows, llmRequests, target.time, limits.maxWrittenAttributeBytes);
+      // How the checks were armed: those inference armed beyond the declarations are named.
+      if (this.inferredChecks !== '') ev.attributes[ATTR_DISPOSITION_INFERRED] = this.inferredChecks;
+      annotationFor(result, target.key).events.push(ev);
     }
   }
 

@@ -319,6 +319,17 @@ describe('with no declarations: inference arms checks on every recorded instrume
       expect(new FootprintCore().process({ spans: clean.spans.map((s) => s.span), logs: clean.logs }).findings, lib).toEqual([]);
     }
   });
+
+  it('the disposition names the checks inference armed; with declarations, only those beyond them', () => {
+    const { doc } = loadFixture('traceloop-openai', 'backup-triage');
+    const inferredOf = (core: FootprintCore) =>
+      [...core.process({ spans: doc.spans.map((s) => s.span), logs: doc.logs }).annotations.values()]
+        .flatMap((a) => a.events)
+        .filter((e) => e.name === 'footprint.disposition')
+        .map((e) => e.attributes['footprint.disposition.inferred']);
+    expect(new Set(inferredOf(new FootprintCore()))).toEqual(new Set(['dangling-reference, unsupported-argument, empty-lookup, unsupported-value, prior-turn-evidence, refusal-asserts-absence']));
+    expect(new Set(inferredOf(new FootprintCore({ declarations: decl })))).toEqual(new Set(['unsupported-value, prior-turn-evidence']));
+  });
 });
 
 describe('regression: a request that ends after its turn span', () => {
