@@ -156,9 +156,26 @@ export function emptyLookups(input: EmptyLookupInput): CheckOutcome {
   return { findings, tally };
 }
 
-/** The tool's own words about what it did not find (its not-found text, error or refusal), lower-cased. */
+/** Fields of an object result that hold a tool's own words about what went wrong. */
+const WORD_FIELDS = ['message', 'error', 'detail', 'reason', 'description'];
+
+/**
+ * The tool's own words about what it did not find, lower-cased: its not-found text, error or
+ * refusal, a text result itself, or the message-like fields of an object result (never its echo
+ * of the call's arguments).
+ */
 function namedByTool(row: LedgerRow): string {
-  return [row.reading.absence?.notFound, row.errorMessage, row.reading.refusal].filter((t): t is string => t !== undefined).join(' ').toLowerCase();
+  const words = [row.reading.absence?.notFound, row.errorMessage, row.reading.refusal];
+  const r = row.result;
+  if (typeof r === 'string') words.push(r.slice(0, 2000));
+  else if (r !== null && typeof r === 'object' && !Array.isArray(r)) {
+    for (const k of WORD_FIELDS) {
+      const v = (r as Record<string, unknown>)[k];
+      if (typeof v === 'string') words.push(v.slice(0, 2000));
+      else if (v !== null && typeof v === 'object' && typeof (v as Record<string, unknown>)['message'] === 'string') words.push(String((v as Record<string, unknown>)['message']).slice(0, 2000));
+    }
+  }
+  return words.filter((t): t is string => t !== undefined).join(' ').toLowerCase();
 }
 
 function describeEmpty(row: LedgerRow, cap: number): string {
