@@ -17,6 +17,7 @@ import type { ToolCall } from '../model/agent.js';
 import type { SchemaVerdict, SchemaViolation } from '../model/schema.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
+import { armedByInference } from './arming.js';
 
 export const ARGUMENT_SCHEMA = 'argument-schema';
 export const ARGUMENTS_NOT_JSON = 'the call\'s arguments were recorded as text that is not JSON (truncated, or not an object)';
@@ -200,7 +201,7 @@ export function argumentSchemas(input: ArgumentSchemaInput): ArgumentSchemaOutco
     const more = named.length - shownViolations.length;
     const tool = quoteText(call.name, cap);
     const callRef = call.id ? `call ${quoteText(call.id, cap)}` : `its call #${position + 1} of this response, with no recorded id`;
-    const from = schema.armedBy === 'declared' ? `its declared input schema (${schema.source})` : `its input schema as the request recorded it (${schema.source}; no declaration needed)`;
+    const from = schema.armedBy === 'declared' ? `its declared input schema (${schema.source})` : `its input schema as the request recorded it (${schema.source})`;
     const firstValue = valueAt(args, first.path);
     const witnesses: Witness[] = named.slice(0, input.maxNamedViolations).map((v) => {
       const at = valueAt(args, v.path);
@@ -220,7 +221,7 @@ export function argumentSchemas(input: ArgumentSchemaInput): ArgumentSchemaOutco
       provenance: schema.armedBy === 'declared' ? 'declared by the tool\'s author (armedBy declared)' : 'recorded in the request\'s tool definitions, so the model was shown it (armedBy inferred)',
     });
     tally.findings++;
-    findings.push({
+    const finding: Finding = {
       kind: ARGUMENT_SCHEMA,
       seam: 'choice',
       subjects: [{ kind: 'tool', id: call.name }],
@@ -233,8 +234,9 @@ export function argumentSchemas(input: ArgumentSchemaInput): ArgumentSchemaOutco
       span: input.span,
       toolName: call.name,
       ...(call.id ? { toolCallId: call.id } : {}),
-      armedBy: schema.armedBy,
-    });
+      armedBy: 'declared',
+    };
+    findings.push(schema.armedBy === 'inferred' ? armedByInference(finding, `the request recorded '${call.name}''s input schema, which the model was shown`) : finding);
   }
   return { findings, tally, badSchemas };
 }

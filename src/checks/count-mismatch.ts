@@ -18,6 +18,7 @@ import { CONTENT_NOT_CAPTURED } from './catalog.js';
 import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
+import { armedByInference } from './arming.js';
 import { countClauses, statesCount, type CountClause } from './count-clauses.js';
 import { nameWordsOf, type RowSet, type ServedRows } from './served-rows.js';
 
@@ -175,20 +176,20 @@ export function countMismatches(input: CountMismatchInput): CheckOutcome {
       witnesses.push({ subject: `rows ${coverage.set.label}`, predicate: 'not read', value: quoteText(coverage.unread.join(', '), cap * 2), stratum: 'absent', provenance: 'listed by the run, and no result gave their details' });
     }
     tally.findings++;
-    findings.push({
+    const finding: Finding = {
       kind: COUNT_MISMATCH,
       seam: 'answer',
       subjects: [{ kind: 'rows', id: c.noun }],
       predicate: c.noun,
       value: c.said,
-      message: `The answer says "${quoteText(said, cap)}", but ${why.text}: count the rows the run served, or read the ones it did not. Armed by the served rows alone (inferred). ${NOTHING_BLOCKED}`,
+      message: `The answer says "${quoteText(said, cap)}", but ${why.text}: count the rows the run served, or read the ones it did not. ${NOTHING_BLOCKED}`,
       witnesses,
       span: input.span,
       ...(latest.source.toolName ? { toolName: latest.source.toolName } : {}),
       ...(latest.source.callId ? { toolCallId: latest.source.callId } : {}),
       grounding: why.grounding,
-      armedBy: 'inferred',
-    });
+    };
+    findings.push(armedByInference(finding, `the run served these rows (${quoteText(latest.label, cap * 2)}), and the answer counts them`));
   }
   return { findings, tally };
 }

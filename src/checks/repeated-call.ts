@@ -20,6 +20,7 @@ import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/findin
 import type { ToolCall } from '../model/agent.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
+import { armedByInference } from './arming.js';
 
 export const REPEATED_CALL = 'repeated-call';
 
@@ -176,24 +177,24 @@ export function repeatedCalls(input: RepeatedCallInput): CheckOutcome {
         : 'the answer is already in the window: use it';
     const witnesses: Witness[] = [
       { subject: `tool ${call.name}`, predicate: earlier.callId ?? `call#${at + 1}`, value: quoteText(resultHead(earlier.result, 400), cap), stratum: 'served', provenance: `the earlier call this turn (${earlierRef}), with the same arguments, and the result its window served` },
-      { subject: `tool ${call.name}`, predicate: call.id ?? `call#${position + 1}`, value: quoteText(canonical(call.arguments), cap), stratum: 'chosen', provenance: `the repeated call (${callRef}): the same tool and arguments, keys sorted (armedBy inferred: the window shows both calls)` },
+      { subject: `tool ${call.name}`, predicate: call.id ?? `call#${position + 1}`, value: quoteText(canonical(call.arguments), cap), stratum: 'chosen', provenance: `the repeated call (${callRef}): the same tool and arguments, keys sorted` },
     ];
     tally.findings++;
-    findings.push({
+    const finding: Finding = {
       kind: REPEATED_CALL,
       seam: 'choice',
       subjects: [{ kind: 'tool', id: call.name }],
       predicate: call.id ?? `call#${position + 1}`,
       message:
         `'${tool}' is called again (${callRef}) with the same arguments as ${earlierRef} earlier this turn, ${outcome}, and ${betweenText}: ${advice}. ` +
-        `Armed by the window alone (inferred). ${REPEAT_CEILING} ${NOTHING_BLOCKED}`,
+        `${REPEAT_CEILING} ${NOTHING_BLOCKED}`,
       witnesses,
       advisory: true,
       span: input.span,
       toolName: call.name,
       ...(call.id ? { toolCallId: call.id } : {}),
-      armedBy: 'inferred',
-    });
+    };
+    findings.push(armedByInference(finding, 'the window shows the earlier call with the same arguments and the result it was served'));
   }
   return { findings, tally };
 }

@@ -20,6 +20,7 @@ import { CONTENT_NOT_CAPTURED } from './catalog.js';
 import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
+import { armedByInference } from './arming.js';
 import { parsedResult, type ServedEntity, type ServedResult, type ServedRows } from './served-rows.js';
 import { stateClaims, statesOf, type StateClaim, type StateConcept } from './status-clauses.js';
 import { foldWord } from './absence-clauses.js';
@@ -253,20 +254,20 @@ export function statusContradictions(input: StatusContradictionInput): CheckOutc
       { subject: `entity ${name}`, predicate: field.path, value: valueText, stratum: 'result', provenance: `the latest row ${tool} served for it${call}` },
     ];
     tally.findings++;
-    findings.push({
+    const finding: Finding = {
       kind: STATUS_CONTRADICTION,
       seam: 'answer',
       subjects: [{ kind: 'entity', id: name }],
       predicate: field.path,
       value: claim.said,
       sensitive: [textOf(field.value)],
-      message: `The answer ${where}, but the row ${tool} served for ${name}${call} has ${quoteText(field.path, cap)} = ${valueText}: one of them is wrong; check the answer against that row. Armed by the served rows alone (inferred). ${NOTHING_BLOCKED}`,
+      message: `The answer ${where}, but the row ${tool} served for ${name}${call} has ${quoteText(field.path, cap)} = ${valueText}: one of them is wrong; check the answer against that row. ${NOTHING_BLOCKED}`,
       witnesses,
       span: input.span,
       ...(entity.source.toolName ? { toolName: entity.source.toolName } : {}),
       ...(entity.source.callId ? { toolCallId: entity.source.callId } : {}),
-      armedBy: 'inferred',
-    });
+    };
+    findings.push(armedByInference(finding, `the run served ${name}'s row with a field '${quoteText(field.path, cap)}' of that meaning`));
   }
   return { findings, tally };
 }

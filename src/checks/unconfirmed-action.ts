@@ -19,6 +19,7 @@ import { CONTENT_NOT_CAPTURED } from './catalog.js';
 import type { ArmedBy, CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
+import { armedByInference } from './arming.js';
 import { foldWord } from './absence-clauses.js';
 import { actionClauses, type ActionClause } from './action-clauses.js';
 
@@ -225,20 +226,21 @@ export function unconfirmedActions(input: UnconfirmedActionInput): CheckOutcome 
     if (verdict.how === 'never') witnesses.push({ subject: `tool ${tool.name}`, predicate: 'calls', value: 'none', stratum: 'absent', provenance: `no successful call of ${toolsText} in the conversation's recorded calls` });
     witnesses.push({ subject: `tool ${tool.name}`, predicate: 'readOnly', value: 'false', stratum: tool.armedBy === 'declared' ? 'declared' : 'served', provenance: `a write (${arming})` });
     tally.findings++;
-    findings.push({
+    const finding: Finding = {
       kind: UNCONFIRMED_ACTION,
       seam: 'answer',
       subjects: [{ kind: 'tool', id: tool.name }],
       predicate: clause.verb,
       value: clause.said,
-      message: `The answer says "${clauseText}", but ${why}; say what happened instead, or make the call again. Armed by a write ${arming}. ${NOTHING_BLOCKED}`,
+      message: `The answer says "${clauseText}", but ${why}; say what happened instead, or make the call again. ${NOTHING_BLOCKED}`,
       witnesses,
       span: input.span,
       toolName: tool.name,
       ...(last?.callId ? { toolCallId: last.callId } : {}),
       grounding: verdict.how,
-      armedBy: tool.armedBy,
-    });
+      armedBy: 'declared',
+    };
+    findings.push(tool.armedBy === 'inferred' ? armedByInference(finding, `'${quoteText(tool.name, cap)}' is a write because ${quoteText(tool.evidence, cap * 2)}`) : finding);
   }
   return { findings, tally };
 }

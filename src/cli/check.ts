@@ -19,7 +19,6 @@ import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { DEFAULT_WIDTH } from './wrap.js';
 import { plural } from '../findings/phrases.js';
 import { sumTallies } from '../findings/disposition.js';
-import { CHECK_CATALOG } from '../checks/catalog.js';
 import { ATTR_ANSWER_REASONS, ATTR_ANSWER_STANDING, ATTR_ANSWER_STATEMENT, ATTR_DISPOSITION_SUMMARY, EVENT_ANSWER_STANDING, EVENT_DISPOSITION, EVENT_FINDING } from '../findings/names.js';
 
 export interface CliResult {
@@ -145,15 +144,14 @@ export function runCheck(argv: string[], io: CheckIo = {}): CliResult {
   return { exitCode: EXIT.findings, stdout, stderr: `footprint-otel check: ${what} (--fail-on ${failOn}): exit ${EXIT.findings}\n` };
 }
 
-/** Said once when no declarations were given and LLM requests were seen: which checks are off, and the command that drafts declarations. */
+/** Said once when no declarations were given and LLM requests were seen: which checks examined nothing, and the command that drafts declarations. */
 function noDeclarationsNote(r: CheckReport, files: readonly string[]): string[] {
   if (!r.traces.some((t) => t.llmRequests > 0)) return [];
-  const undeclared = new Set(CHECK_CATALOG.filter((c) => c.runsUndeclared).map((c) => c.id));
-  const off = sumTallies(r.traces.flatMap((t) => t.tallies)).filter((t) => t.checked === 0 && t.unreachable === 0 && !undeclared.has(t.check)).map((t) => t.check);
+  const off = sumTallies(r.traces.flatMap((t) => t.tallies)).filter((t) => t.checked === 0 && t.unreachable === 0).map((t) => t.check);
   if (off.length === 0) return [];
   const cmd = `footprint-otel declarations suggest ${files.map(shellWord).join(' ')} --out declarations.yaml`;
   return [
-    `No declarations given, so ${plural(off.length, 'check')} ${off.length === 1 ? 'is' : 'are'} off (${off.join(', ')}): they need to know which tool arguments come from which tool results.`,
+    `No declarations given: checks ran on what the trace itself shows (inferred), and ${plural(off.length, 'check')} found nothing ${off.length === 1 ? 'it' : 'they'} could examine (${off.join(', ')}); declarations arm them further: which tool arguments come from which tool results, result columns, claims.`,
     `\`${cmd}\` drafts them from this trace; review the draft, then pass it with --declarations declarations.yaml.`,
   ];
 }

@@ -47,12 +47,10 @@ export interface Finding {
   /** Check-specific classification, e.g. `assistant-only` | `nowhere` for unsupported-argument. */
   grounding?: string;
   conversationId?: string;
-  /**
-   * How the check that filed it was armed: `declared` (a declaration said what it relies on) or
-   * `inferred` (the trace itself showed it: a recorded schema, a tool's name or description, the
-   * window's calls and rows). The message says the evidence.
-   */
+  /** How the check was armed for this finding: declared by an author (default) or inferred from the trace. */
   armedBy?: ArmedBy;
+  /** The evidence of an inferred arming. */
+  armedEvidence?: string;
 }
 
 /** The two tiers a check is armed by (DESIGN: "Declarations, and what the trace shows"). */
@@ -83,8 +81,8 @@ export interface RegisteredCheck {
   readsContent: boolean;
   /** Finding kinds it files, when they differ from its id. */
   kinds?: readonly string[];
-  /** Armed by what the trace itself shows (recorded schemas, the window, served rows, inferred roles): it runs with no declarations. */
-  runsUndeclared?: true;
+  /** Inference can arm it with no declaration (what the trace shows: names, schemas, annotations). */
+  inferable?: boolean;
 }
 
 /** How finding values are written out: quoted, hashed (`sha256:` + 16 hex) or omitted. */

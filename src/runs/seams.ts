@@ -17,7 +17,10 @@ import { danglingReferences } from '../checks/dangling-reference.js';
 import { emptyLookups, NO_PRODUCER_RESULT } from '../checks/empty-lookup.js';
 import { resultColumns } from '../checks/result-columns.js';
 import { unsupportedValues, type WindowResult } from '../checks/unsupported-value.js';
-import { priorTurnEvidence } from '../checks/prior-turn-evidence.js';
+import { priorTurnEvidence, type PriorWrite } from '../checks/prior-turn-evidence.js';
+import { argumentLeaves } from '../checks/argument-leaves.js';
+import { armedByInference } from '../checks/arming.js';
+import { sourcesInferred } from '../declarations/inferred.js';
 import { unsupportedClaims } from '../checks/unsupported-claim.js';
 import { refusalAssertsAbsence } from '../checks/refusal-asserts-absence.js';
 import { producersOf, readToolTest } from '../checks/absence-reads.js';
@@ -152,6 +155,7 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
     inputCaptured: true,
     maxArgumentLeaves: limits.maxArgumentLeaves,
     quotedValueChars: limits.quotedValueChars,
+    inferIdentifiers: ctx.declarations.inference !== false,
   });
   out.findings.push(...offer.findings, ...choice.findings);
   out.tallies.push(offer.tally, choice.tally);
@@ -172,22 +176,31 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
   return out;
 }
 
-/** The input schema a call is judged against: the declared one, else the one the request recorded. */
-function schemaOf(req: LlmRequest, declarationOf: (name: string) => ToolDeclaration | undefined, name: string): ToolSchema | undefined {
-  const declared = declarationOf(name)?.inputSchema;
+/**
+ * The input schema a call is judged against: the one declared in the declarations file, else (with
+ * inference on) the one this request's tool definitions recorded, else the one an earlier request
+ * recorded (inference keeps it on the tool's effective declaration).
+ */
+function schemaOf(ctx: SeamContext, req: LlmRequest, declarationOf: (name: string) => ToolDeclaration | undefined, name: string, infer: boolean): ToolSchema | undefined {
+  const declared = ctx.declarations.tools[name]?.inputSchema;
   if (declared !== undefined) return { schema: declared, armedBy: 'declared', source: 'declared inputSchema' };
+  if (!infer) return undefined;
   const recorded = req.toolDefinitions?.find((d) => d.name === name)?.inputSchema;
   if (recorded !== undefined) return { schema: recorded, armedBy: 'inferred', source: `the request's tool definition of '${name}'` };
+  const remembered = declarationOf(name)?.inputSchema;
+  if (remembered !== undefined) return { schema: remembered, armedBy: 'inferred', source: `the tool definition of '${name}' an earlier request recorded` };
   return undefined;
 }
 
 /** The choice checks that read the calls themselves: their arguments against the schema, and repeats within the turn. */
 function checkCalls(ctx: SeamContext, req: LlmRequest, frame: Frame, declarationOf: (name: string) => ToolDeclaration | undefined, out: SeamOutcome): void {
   const { limits } = ctx;
+  // What the trace shows (a recorded schema, the window) arms these unless `inference: false`.
+  const infer = ctx.declarations.inference !== false;
   const schemas = argumentSchemas({
     span: req.span,
     toolCalls: req.toolCalls,
-    schemaOf: (name) => schemaOf(req, declarationOf, name),
+    schemaOf: (name) => schemaOf(ctx, req, declarationOf, name, infer),
     validate: (schema, value) => schemaValidator.validate(schema, value),
     quotedValueChars: limits.quotedValueChars,
     maxNamedViolations: SCHEMA_LIMITS.maxNamedViolations,
@@ -195,6 +208,9 @@ function checkCalls(ctx: SeamContext, req: LlmRequest, frame: Frame, declaration
   for (const bad of schemas.badSchemas) {
     (out.diagnostics ??= []).push({ level: 'warn', code: 'argument-schema.bad-schema', message: `the input schema of tool '${bad.toolName}' cannot be used to check its calls: ${bad.reason}`, traceId: req.span.traceId, spanId: req.span.spanId });
   }
+  out.findings.push(...schemas.findings);
+  out.tallies.push(schemas.tally);
+  if (!infer) return;
   // The turn's calls are read only when a chosen call repeats one the window shows (the usual request repeats none).
   const raw = req.toolCalls.length > 0 ? rawTurnCalls(req.input) : [];
   const chosen = new Set(req.toolCalls.map((c) => `${c.name}\u0000${canonical(c.arguments)}`));
@@ -207,8 +223,8 @@ function checkCalls(ctx: SeamContext, req: LlmRequest, frame: Frame, declaration
     ...(repeats ? lastUserMessage(frame) : {}),
     quotedValueChars: limits.quotedValueChars,
   });
-  out.findings.push(...schemas.findings, ...repeated.findings);
-  out.tallies.push(schemas.tally, repeated.tally);
+  out.findings.push(...repeated.findings);
+  out.tallies.push(repeated.tally);
 }
 
 /**
@@ -258,6 +274,8 @@ export function checkExecution(ctx: SeamContext, state: ConversationState, ex: T
         .map((r) => ({ toolName: r.toolName, ...(r.callId ? { callId: r.callId } : {}), text: resultText(r.result), ...(r.request !== undefined ? { request: r.request } : {}) }));
   const userTexts = !resultEmpty ? [] : earlierUserTexts(state);
   const lookup = emptyLookups({ row, declaration, producerResults, userTexts, maxArgumentLeaves: ctx.limits.maxArgumentLeaves, quotedValueChars: ctx.limits.quotedValueChars });
+  const sourcesEvidence = sourcesInferred(declaration);
+  if (sourcesEvidence !== undefined) lookup.findings = lookup.findings.map((f) => armedByInference(f, sourcesEvidence));
   // Past its bounds the conversation's ledger is partial: "no earlier producer result" may only
   // mean the result was not kept, and the disposition says so instead of guessing.
   const missing = lookup.tally.unreachableReasons[NO_PRODUCER_RESULT];
@@ -282,7 +300,11 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
   const answerFindings: Finding[] = [];
   const tallies: CheckTally[] = [];
 
-  if (declarations.answers?.checkValues) {
+  // Armed by declaration, or by inference when the answer was written from tool results (an agent
+  // that reads tools answers from them); `checkValues: false` or `inference: false` keeps it off.
+  const windowResultCount = frame.served.filter((s) => s.source === 'tool-result').length;
+  const valuesInferred = declarations.answers?.checkValues === undefined && declarations.inference !== false && windowResultCount > 0;
+  if (declarations.answers?.checkValues || valuesInferred) {
     // One pass each over the ledger and the served history, not one per window result.
     const rowByCall = new Map<string, LedgerRow>();
     for (const r of state.ledger) if (r.callId && !rowByCall.has(r.callId)) rowByCall.set(r.callId, r);
@@ -318,6 +340,7 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
       inputCaptured: true,
       bounds: { maxAnswerTokens: 20_000, maxIndexTokens: 200_000, quotedValueChars: limits.quotedValueChars },
     });
+    const declarationOf = (name: string) => ctx.declarationOf(req.tenant, name);
     const prior = priorTurnEvidence({
       span: req.span,
       grounded: values.grounded,
@@ -325,9 +348,16 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
       currentTurnTraceId: traceId,
       toolCallsThisTurn: turnRows.length,
       ...lastUserMessage(frame),
+      writes: conversationWrites(state.ledger, declarationOf, limits.maxArgumentLeaves),
+      readArguments: (callId) => {
+        const row = rowByCall.get(callId);
+        return row ? argumentValues(row.arguments, limits.maxArgumentLeaves) : [];
+      },
+      isVolatile: (name) => declarationOf(name)?.volatile === true,
       quotedValueChars: limits.quotedValueChars,
     });
-    answerFindings.push(...values.findings, ...prior.findings);
+    const evidence = `the answer was written from a window holding ${windowResultCount} tool result${windowResultCount === 1 ? '' : 's'}`;
+    answerFindings.push(...[...values.findings, ...prior.findings].map((f) => (valuesInferred ? armedByInference(f, evidence) : f)));
     tallies.push(values.tally, prior.tally);
   } else {
     tallies.push(notArmed('unsupported-value'), notArmed('prior-turn-evidence'));
@@ -375,14 +405,20 @@ function checkAnswerRows(ctx: SeamContext, state: ConversationState, req: LlmReq
   const getServed = () => (served ??= servedResults(req, state.ledger, req.span.traceId));
   const getRows = () => (rows ??= readServedRows(getServed()));
   const userTexts = [...frame.served.filter((s) => s.source === 'system' || s.source === 'user').map((s) => s.text), ...earlierUserTexts(state)];
-  const counts = countMismatches({ span: req.span, answerText, rows: getRows, userTexts, quotedValueChars: limits.quotedValueChars });
-  const statuses = statusContradictions({ span: req.span, answerText, served: getServed, rows: getRows, quotedValueChars: limits.quotedValueChars });
+  // The served rows arm counts and states unless `inference: false`; a write known by declaration
+  // (or, with inference on, by its name or description) arms actions.
+  if (ctx.declarations.inference !== false) {
+    const counts = countMismatches({ span: req.span, answerText, rows: getRows, userTexts, quotedValueChars: limits.quotedValueChars });
+    const statuses = statusContradictions({ span: req.span, answerText, served: getServed, rows: getRows, quotedValueChars: limits.quotedValueChars });
+    answerFindings.push(...counts.findings, ...statuses.findings);
+    tallies.push(counts.tally, statuses.tally);
+  }
   const declarationOf = (name: string) => ctx.declarationOf(req.tenant, name);
   let calls: ActionCall[] | undefined;
   const getCalls = () => (calls ??= conversationCalls(req, state.ledger, req.span.traceId, declarationOf));
   const actions = unconfirmedActions({ span: req.span, answerText, writes: () => writeTools(ctx, req, getCalls().map((c) => c.toolName)), calls: getCalls, quotedValueChars: limits.quotedValueChars });
-  answerFindings.push(...counts.findings, ...statuses.findings, ...actions.findings);
-  tallies.push(counts.tally, statuses.tally, actions.tally);
+  answerFindings.push(...actions.findings);
+  tallies.push(actions.tally);
 }
 
 /** The tools known as writes (declared or inferred `readOnly: false`) among those offered, declared or called, with how that is known. */
@@ -394,6 +430,25 @@ function writeTools(ctx: SeamContext, req: LlmRequest, called: readonly string[]
     if (d?.readOnly !== false) continue;
     const armedBy = roleArmedBy(d);
     out.push({ name, armedBy, evidence: armedBy === 'inferred' ? (d.inferred?.readOnly ?? 'inferred a write') : 'declared readOnly: false' });
+  }
+  return out;
+}
+
+/** A call's argument values, lower-cased (string and number leaves), for "a write touched it". */
+function argumentValues(args: unknown, max: number): string[] {
+  return argumentLeaves(args, max)
+    .leaves.map((l) => (typeof l.value === 'string' ? l.value.trim().toLowerCase() : typeof l.value === 'number' ? String(l.value) : ''))
+    .filter((v) => v.length >= 3);
+}
+
+/** The conversation's writes that went through (tools declared or inferred `readOnly: false`), with their argument values. */
+function conversationWrites(ledger: readonly LedgerRow[], declarationOf: (name: string) => { readOnly?: boolean } | undefined, max: number): PriorWrite[] {
+  const out: PriorWrite[] = [];
+  for (const r of ledger) {
+    if (r.request === undefined || declarationOf(r.toolName)?.readOnly !== false) continue;
+    // A write that failed or was refused changed nothing.
+    if (r.outcome !== 'ran' || r.reading.refusal !== undefined || r.reading.absence?.notFound !== undefined) continue;
+    out.push({ toolName: r.toolName, ...(r.callId ? { callId: r.callId } : {}), request: r.request, values: argumentValues(r.arguments, max) });
   }
   return out;
 }

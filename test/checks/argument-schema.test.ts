@@ -38,7 +38,9 @@ describe('argument-schema: calls that break their schema', () => {
     const f = out.findings[0]!;
     expect(f).toMatchObject({ kind: 'argument-schema', seam: 'choice', predicate: 'args.visit_type', value: 'annual_checkup', toolName: 'book_appointment', toolCallId: 'call_ap_1', armedBy: 'inferred' });
     expect(f.message).toContain(`'args.visit_type' must be one of "checkup", "follow_up", "vaccination", got "annual_checkup"`);
-    expect(f.message).toContain("its input schema as the request recorded it (the request's tool definition of 'book_appointment'; no declaration needed)");
+    expect(f.message).toContain("its input schema as the request recorded it (the request's tool definition of 'book_appointment')");
+    expect(f.message).toContain('This was checked on inference, not on a declaration');
+    expect(f.armedEvidence).toBe("the request recorded 'book_appointment''s input schema, which the model was shown");
     expect(f.witnesses.at(-1)).toMatchObject({ predicate: 'inputSchema', stratum: 'served' });
   });
 

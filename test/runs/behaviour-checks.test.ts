@@ -16,9 +16,12 @@ function spansOf(name: string, withToolSpans = true) {
   return doc.spans.map((s) => s.span).filter((s) => withToolSpans || !s.name.startsWith('execute_tool'));
 }
 
+const BEHAVIOUR = new Set(['argument-schema', 'repeated-call', 'count-mismatch', 'status-contradiction', 'unconfirmed-action']);
+
+/** The behaviour checks' findings (kind and arming) on a recording. */
 function kindsOf(name: string, withToolSpans = true): string[] {
   const result = new FootprintCore().process({ spans: spansOf(name, withToolSpans) });
-  return result.findings.map((f) => `${f.kind}:${f.armedBy ?? ''}`).sort();
+  return result.findings.filter((f) => BEHAVIOUR.has(f.kind)).map((f) => `${f.kind}:${f.armedBy ?? ''}`).sort();
 }
 
 describe('behaviour checks in the core, with no declarations', () => {

@@ -26,7 +26,7 @@ export const ARGUMENT_SCHEMA_CASES: CaseSpec[] = [
     declarations: declareB(['find_patient', 'list_slots']),
     turns: [
       {
-        user: 'Please book my yearly check-up with Dr. Osei (DR-07) next Wednesday. I am Dana Whitfield, born 1987-03-22.',
+        user: 'Please book my yearly check-up with Dr. Osei (DR-07) on 2026-12-09. I am Dana Whitfield, born 1987-03-22.',
         steps: [
           { calls: [{ name: 'find_patient', args: { name: 'Dana Whitfield', dob: '1987-03-22' }, result: PATIENT }] },
           { calls: [{ name: 'list_slots', args: { clinician_id: 'DR-07', date: '2026-12-09' }, result: SLOTS }] },
@@ -117,7 +117,7 @@ export const ARGUMENT_SCHEMA_CASES: CaseSpec[] = [
       {
         user: 'Does Dr. Osei (DR-07) have anything free next Tuesday?',
         steps: [{ calls: [{ name: 'list_slots', args: { clinician_id: 'DR-07', date: 'next Tuesday' }, result: 'Error: date must be YYYY-MM-DD' }] }],
-        answer: 'I could not look that day up. Could you confirm the date you mean, for example 2026-12-08?',
+        answer: 'I could not look that day up. Could you tell me the date you mean as a calendar date?',
       },
     ],
   },
@@ -134,7 +134,7 @@ export const ARGUMENT_SCHEMA_CASES: CaseSpec[] = [
     declarations: declareB(['find_patient', 'list_slots']),
     turns: [
       {
-        user: 'Please book my yearly check-up with Dr. Osei (DR-07) next Wednesday. I am Dana Whitfield, born 1987-03-22.',
+        user: 'Please book my yearly check-up with Dr. Osei (DR-07) on 2026-12-09. I am Dana Whitfield, born 1987-03-22.',
         steps: [
           { calls: [{ name: 'find_patient', args: { name: 'Dana Whitfield', dob: '1987-03-22' }, result: PATIENT }] },
           { calls: [{ name: 'list_slots', args: { clinician_id: 'DR-07', date: '2026-12-09' }, result: SLOTS }] },

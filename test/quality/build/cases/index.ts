@@ -23,6 +23,7 @@ import { HOLDOUT2_OFFER_ARGUMENT_CASES } from './holdout2-offer-arguments.js';
 import { HOLDOUT2_LEDGER_CASES } from './holdout2-ledger.js';
 import { HOLDOUT2_VALUE_CASES } from './holdout2-values.js';
 import { HOLDOUT2_CLAIM_REFUSAL_CASES } from './holdout2-claims-refusals.js';
+import { REAL_PATTERN_CASES } from './real-patterns.js';
 import { ARGUMENT_SCHEMA_CASES } from './argument-schema.js';
 import { REPEATED_CALL_CASES } from './repeated-call.js';
 import { COUNT_MISMATCH_CASES } from './count-mismatch.js';
@@ -54,6 +55,8 @@ export const ALL_CASES: CaseSpec[] = [
   ...HOLDOUT2_LEDGER_CASES,
   ...HOLDOUT2_VALUE_CASES,
   ...HOLDOUT2_CLAIM_REFUSAL_CASES,
+  // Patterns read on real agent runs (test/real-traces), written for a domain of their own.
+  ...REAL_PATTERN_CASES,
   // The behaviour checks of issue 28 (failed writes told as done, miscounts, contradicted states, invalid calls, loops).
   ...ARGUMENT_SCHEMA_CASES,
   ...REPEATED_CALL_CASES,

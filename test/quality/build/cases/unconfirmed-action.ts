@@ -126,12 +126,24 @@ export const UNCONFIRMED_ACTION_CASES: CaseSpec[] = [
     note: 'The first book_appointment failed (slot taken); the second, with another slot, ran.',
     expect: [],
     system: CLINIC_SYSTEM,
-    tools: offerB('book_appointment'),
-    declarations: declareB([]),
+    tools: offerB('list_slots', 'book_appointment'),
+    declarations: declareB(['list_slots']),
     turns: [
       {
-        user: 'Book me (P-30418) a vaccination on Friday morning, 08:30 or 09:00 with Dr. Lind.',
+        user: 'Book me (P-30418) a vaccination on 2026-12-11 in the morning, 08:30 or 09:00 with Dr. Lind (DR-02).',
         steps: [
+          {
+            calls: [
+              {
+                name: 'list_slots',
+                args: { clinician_id: 'DR-02', date: '2026-12-11' },
+                result: [
+                  { slot_id: 'SL-DR02-0830', start: '2026-12-11T08:30', minutes: 15 },
+                  { slot_id: 'SL-DR02-0900', start: '2026-12-11T09:00', minutes: 15 },
+                ],
+              },
+            ],
+          },
           { calls: [{ name: 'book_appointment', args: { patient_id: 'P-30418', slot_id: 'SL-DR02-0830', visit_type: 'vaccination' }, result: 'Error: slot SL-DR02-0830 is no longer free' }] },
           { calls: [{ name: 'book_appointment', args: { patient_id: 'P-30418', slot_id: 'SL-DR02-0900', visit_type: 'vaccination' }, result: { appointment_id: 'APT-88530', slot_id: 'SL-DR02-0900', status: 'booked' } }] },
         ],
