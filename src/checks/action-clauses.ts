@@ -43,6 +43,9 @@ const DONE: readonly RegExp[] = [
   new RegExp(String.raw`\bsuccessfully\s+${VERB}\b|\b${VERB}\s+successfully\b`, 'g'),
 ];
 
+/** Any past form of an action verb (a quick test before the clause-by-clause reading). */
+const ANY_DONE = new RegExp(String.raw`\b${VERB}\b`);
+
 /** Before the action words: what is supposed, planned, allowed or asked, not done. */
 const NOT_DONE_BEFORE = /\b(?:if|unless|whether|once|when|whenever|after|before|until|in\s+case|will|would|could|can|cannot|can't|may|might|should|must|shall|need\s+to|needs\s+to|going\s+to|about\s+to|want\s+to|like\s+to|able\s+to|unable|try|trying|tried|attempt(?:ed|ing)?|let\s+me|please|ready\s+to|to\s+be)\b/;
 /** Negation at or just before the action words. */
@@ -60,6 +63,8 @@ const PART_BOUNDARY = /(?:,\s*(?:and|also|plus|then)\s+|\s+(?:and|also|plus)\s+|
 /** The action clauses of an answer: one per action said, a clause with two actions ("X was changed, and Y has been added") giving two. */
 export function actionClauses(answer: string): ActionClause[] {
   const out: ActionClause[] = [];
+  // Most answers say no action at all: one pass over the whole text before reading clauses.
+  if (!ANY_DONE.test(fold(answer))) return out;
   for (const c of clausesOf(answer)) {
     const text = fold(c.text);
     if (/\?\s*$/.test(text)) continue;

@@ -79,6 +79,9 @@ function fold(text: string): string {
 /** The count clauses of an answer. */
 export function countClauses(answer: string): CountClause[] {
   const out: CountClause[] = [];
+  // Most answers state no count: one pass over the whole text before reading clauses.
+  COUNT.lastIndex = 0;
+  if (!COUNT.test(fold(answer))) return out;
   for (const c of clausesOf(answer)) {
     const text = fold(c.text);
     if (/\?\s*$/.test(text)) continue;
