@@ -115,11 +115,11 @@ describe('check over the recorded Mastra export (not read)', () => {
   it('backup-triage: no finding; the summary says why Mastra 0.x is not read', () => {
     const out = check('mastra', 'backup-triage');
     expect(out.findings).toEqual([]);
-    expect(out.summary).toBe(`0 checks ran on 2 LLM requests in 2 traces; 6 could not run: ${MASTRA_0X_NOT_READ}. 0 findings.`);
+    expect(out.summary).toBe(`0 checks ran on 2 LLM requests in 2 traces; 11 could not run: ${MASTRA_0X_NOT_READ}. 0 findings.`);
   });
   it('clean-control: no finding; the summary says why Mastra 0.x is not read', () => {
     const out = check('mastra', 'clean-control');
     expect(out.findings).toEqual([]);
-    expect(out.summary).toBe(`0 checks ran on 1 LLM request in 1 trace; 6 could not run: ${MASTRA_0X_NOT_READ}. 0 findings.`);
+    expect(out.summary).toBe(`0 checks ran on 1 LLM request in 1 trace; 11 could not run: ${MASTRA_0X_NOT_READ}. 0 findings.`);
   });
 });
