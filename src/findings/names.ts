@@ -38,6 +38,10 @@ export const ATTR_DISPOSITION_CHECKS = 'footprint.disposition.checks';
 export const ATTR_DISPOSITION_SUMMARY = 'footprint.disposition.summary';
 export const ATTR_DISPOSITION_UNREACHABLE = 'footprint.disposition.unreachable';
 export const ATTR_DISPOSITION_FINDINGS = 'footprint.disposition.findings';
+/** The turn's ledger rows read from execute_tool spans (written when the turn has any row). */
+export const ATTR_DISPOSITION_LEDGER_SPANS = 'footprint.disposition.ledger.spans';
+/** The turn's ledger rows read from the request windows: calls no execute_tool span recorded. */
+export const ATTR_DISPOSITION_LEDGER_WINDOWS = 'footprint.disposition.ledger.windows';
 
 /** Carrier spans: written when a finding's subject span has already left. */
 export const CARRIER_SPAN_NAME = 'footprint.findings';

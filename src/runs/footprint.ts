@@ -378,7 +378,11 @@ export class FootprintCore {
     }
     const tracesWithRequests = new Set(events.filter((e) => e.kind === 'llm-request').map((e) => e.span.traceId));
     for (const s of spans) {
-      if (!s.parentSpanId && tracesWithRequests.has(s.traceId) && !targets.has(s.traceId)) targets.set(s.traceId, { key: spanKey(s), time: s.endTimeUnixNano });
+      if ((s.parentSpanId && !s.parentIsRemote) || targets.has(s.traceId)) continue;
+      // The trace's root: its home when the trace has no turn span, also when it ends alone, in a
+      // later batch than the requests it holds (in-process, the root ends last).
+      const rec = tracesWithRequests.has(s.traceId) ? undefined : this.traces.peek(s.traceId);
+      if (tracesWithRequests.has(s.traceId) || (rec !== undefined && (rec.llmRequests ?? 0) > 0 && rec.turnSpanId === undefined)) targets.set(s.traceId, { key: spanKey(s), time: s.endTimeUnixNano });
     }
     // A turn whose content came late, or whose request ended after its turn span (some apps end
     // invoke_agent before the last chat span), gets its disposition again, on a carrier as its
@@ -403,7 +407,8 @@ export class FootprintCore {
       }
       // `findings` counts findings written (one per defect per trace), not re-detections.
       const rows = dispositionRows(CHECK_CATALOG, this.talliesOf(traceId)).map((r) => ({ ...r, findings: written?.get(r.check) ?? 0 }));
-      annotationFor(result, target.key).events.push(this.dispositions.event(rows, llmRequests, target.time, limits.maxWrittenAttributeBytes));
+      const ledger = { spans: rec?.ledgerFromSpans ?? 0, windows: rec?.ledgerFromWindows ?? 0 };
+      annotationFor(result, target.key).events.push(this.dispositions.event(rows, llmRequests, target.time, limits.maxWrittenAttributeBytes, ledger));
     }
   }
 
@@ -463,6 +468,11 @@ export class FootprintCore {
     const state = this.conversations.get(conversationKey(ev.tenant, ev.conversationId, ev.span.traceId));
     const outcome = ev.kind === 'llm-request' ? checkRequest(this.seamContext(), state, ev) : checkExecution(this.seamContext(), state, ev);
     this.addTallies(ev.span.traceId, outcome.tallies);
+    for (const change of outcome.ledger) {
+      const rec = this.traceRecord(change.traceId);
+      if (change.source === 'window') rec.ledgerFromWindows += change.rows;
+      else rec.ledgerFromSpans += change.rows;
+    }
     if (ev.conversationId) for (const f of outcome.findings) f.conversationId = ev.conversationId;
     const { limits } = this.config;
     if (outcome.events.length > 0) annotationFor(result, spanKey(ev.span)).events.push(...outcome.events);
