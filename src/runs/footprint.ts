@@ -86,6 +86,8 @@ export class FootprintCore {
   private readonly spanDeclarations: BoundedMap<SpanToolDeclaration>;
   /** Each conversation's last input window, so a request that extends it reads only what is new. */
   private readonly windows: WindowMemos;
+  /** Tool names the traces named (offered, chosen or executed), for "declared but never seen" warnings. Capped. */
+  private readonly seenTools = new Set<string>();
   /** Disposition attributes by tally signature: most turns of an app repeat the same few. */
   private readonly dispositions = new DispositionCache();
   private readonly findingsByKind: Record<string, number> = {};
@@ -178,6 +180,19 @@ export class FootprintCore {
     this.conversations.enforceTotal();
   }
 
+  /** Tool names the traces named so far (offered, chosen or executed); at most MAX_SEEN_TOOLS. */
+  toolNamesSeen(): ReadonlySet<string> {
+    return this.seenTools;
+  }
+
+  private noteToolNames(ev: ModelEvent): void {
+    if (ev.kind === 'tool-execution') this.seenTools.add(ev.toolName);
+    else if (ev.kind === 'llm-request') {
+      for (const d of ev.toolDefinitions ?? []) this.seenTools.add(d.name);
+      for (const c of ev.toolCalls) this.seenTools.add(c.name);
+    }
+  }
+
   /** Drops all state (shutdown, forceFlush of an owner that owns it). */
   reset(): void {
     this.cacheBytes = 0;
@@ -189,6 +204,7 @@ export class FootprintCore {
     this.spanDeclarations.clear();
     this.processedSpans.clear();
     this.windows.clear();
+    this.seenTools.clear();
   }
 
   /** Reads the input trace by trace (trace-chunks.ts), each part as a call of its own, into one result. */
@@ -302,6 +318,7 @@ export class FootprintCore {
       const rec = this.traceRecord(ev.span.traceId);
       if (!ev.conversationId && rec.conversationId) ev.conversationId = rec.conversationId;
       if (ev.kind === 'tool-execution' && ev.declared) this.spanDeclarations.set(`${ev.tenant}\u0000${ev.toolName}`, ev.declared);
+      if (this.seenTools.size < MAX_SEEN_TOOLS) this.noteToolNames(ev);
       rec.llmRequests ??= 0;
       if (ev.kind === 'llm-request' && !this.lateInCall.has(spanKey(ev.span))) rec.llmRequests++;
       if (ev.kind === 'agent-turn') {
@@ -518,6 +535,9 @@ export class FootprintCore {
     return info;
   }
 }
+
+/** Distinct tool names remembered for the "declared but never seen" warning. */
+const MAX_SEEN_TOOLS = 4096;
 
 /** Estimated bytes of one span declaration entry (its key, the map slot; the declaration is shared). */
 const SPAN_DECLARATION_BYTES = 256;

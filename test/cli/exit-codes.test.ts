@@ -52,15 +52,39 @@ describe('check --fail-on', () => {
     }
   });
 
-  it('an unknown policy is a usage error (2) naming the three', () => {
+  it('an unknown policy is a usage error (2) naming the four', () => {
     const r = runCheck([...CLEAN, '--fail-on', 'errors']);
     expect(r.exitCode).toBe(EXIT.usage);
-    expect(r.stderr).toBe('footprint-otel check: --fail-on must be findings, advisory or never, not "errors"\n');
+    expect(r.stderr).toBe('footprint-otel check: --fail-on must be findings, advisory, unchecked or never (or several, with commas), not "errors"\n');
+    expect(runCheck([...CLEAN, '--fail-on', 'findings,nope']).stderr).toContain('not "nope"');
+  });
+
+  it('unchecked: exit 1 when no check gave a verdict anywhere (no declarations, no content), with the reason; 0 when some check ran', () => {
+    const bare = fixturePaths('traceloop-openai', 'clean-control');
+    const none = runCheck([...bare, '--fail-on', 'unchecked']);
+    expect([none.exitCode, none.stderr]).toEqual([EXIT.findings, 'footprint-otel check: nothing was checked: no check gave a verdict on 3 LLM requests in 1 trace (--fail-on unchecked): exit 1\n']);
+    // The same trace with declarations: checks ran, nothing found.
+    expect(runCheck([...CLEAN, '--fail-on', 'unchecked'])).toMatchObject({ exitCode: 0, stderr: '' });
+    // A span-only pipeline whose content went to logs: the content checks could not run, but the
+    // app's execute_tool spans still were judged (the write seam), so something was checked.
+    const spansOnly = runCheck([fixturePaths('otel-instrumentation-openai', 'clean-control')[0]!, '--declarations', join(FIXTURES_DIR, 'declarations.yaml'), '--fail-on', 'unchecked', '--format', 'json']);
+    expect(spansOnly.exitCode).toBe(EXIT.ok);
+    expect(JSON.parse(spansOnly.stdout).summary).toContain('could not run: message content was not captured');
+  });
+
+  it('policies combine with commas: findings,unchecked fails on either, saying each', () => {
+    const demo = runCheck([...DEMO, '--declarations', DEMO_DECLARATIONS, '--fail-on', 'findings,unchecked']);
+    expect([demo.exitCode, demo.stderr]).toEqual([1, 'footprint-otel check: 1 non-advisory finding (--fail-on findings): exit 1\n']);
+    const bare = runCheck([...fixturePaths('traceloop-openai', 'clean-control'), '--fail-on', 'findings,unchecked']);
+    expect(bare.exitCode).toBe(1);
+    expect(bare.stderr).toContain('(--fail-on unchecked)');
+    expect(runCheck([...CLEAN, '--fail-on', 'findings,unchecked'])).toMatchObject({ exitCode: 0, stderr: '' });
   });
 
   it('--help documents --fail-on and the exit codes', () => {
     const r = runCheck(['--help']);
     expect(r.stdout).toContain('--fail-on       when to exit 1');
+    expect(r.stdout).toContain('unchecked (no check gave a verdict anywhere');
     expect(r.stdout).toMatch(/exit codes:\n  0 .*\n  1 .*\n  2 .*\n  3 /);
   });
 });
