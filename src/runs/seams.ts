@@ -116,7 +116,7 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
   const declarationOf = (name: string) => ctx.declarationOf(req.tenant, name);
   // Calls an earlier request chose with lost arguments, judged now with the ones this window holds;
   // then the calls this window shows answered that no span recorded: the ledger from the windows.
-  checkLostArguments(ctx, state, req.tenant, windowCallArguments(req.input), out);
+  if (state.pendingChoice?.toolCalls.some((c) => c.id !== undefined && argumentsLost(c.arguments))) checkLostArguments(ctx, state, req.tenant, windowCallArguments(req.input), out);
   recordWindowReads(ctx, state, req, out);
   const frame: Frame = buildFrame(req);
   // Computed only if a finding needs it, once: the served history grows with the conversation,

@@ -81,20 +81,50 @@ export function argumentsLost(args: unknown): boolean {
   return typeof args === 'object' && !Array.isArray(args) && Object.keys(args).length === 0;
 }
 
+/** A ledger's rows by call id, grown as the ledger grows (rows are appended, or replaced in place). */
+interface LedgerIndex {
+  seen: number;
+  byId: Map<string, number>;
+  /** Rows recorded without a call id. */
+  noId: number[];
+}
+
+const indexes = new WeakMap<readonly LedgerRow[], LedgerIndex>();
+
+function indexOf(ledger: readonly LedgerRow[]): LedgerIndex {
+  let ix = indexes.get(ledger);
+  if (!ix) {
+    ix = { seen: 0, byId: new Map(), noId: [] };
+    indexes.set(ledger, ix);
+  }
+  for (; ix.seen < ledger.length; ix.seen++) {
+    const id = ledger[ix.seen]!.callId;
+    if (id === undefined) ix.noId.push(ix.seen);
+    else if (!ix.byId.has(id)) ix.byId.set(id, ix.seen);
+  }
+  return ix;
+}
+
 /**
  * Which row of the ledger is this call's: the row with its call id; else, for a row recorded with
  * no call id (an execute_tool span without `gen_ai.tool.call.id`), one of the same tool with the
- * same arguments. -1 when none. Linear in the ledger (bounded by maxCallsPerConversation).
+ * same arguments. -1 when none. Indexed by call id (a window holds up to maxMessagesPerRequest
+ * results, the ledger up to maxCallsPerConversation rows): only rows without an id are scanned.
  */
 export function rowOfCall(ledger: readonly LedgerRow[], call: { callId?: string; toolName: string; arguments: unknown }): number {
+  const ix = indexOf(ledger);
+  let rows: Iterable<number> = ix.noId;
+  if (call.callId !== undefined) {
+    const at = ix.byId.get(call.callId);
+    if (at !== undefined && ledger[at]!.callId === call.callId) return at;
+    // A row replaced in place by one without an id: every row is looked at (rare).
+    if (at !== undefined) rows = ledger.keys();
+  } else rows = ledger.keys();
   let key: string | undefined;
-  for (let i = 0; i < ledger.length; i++) {
+  for (const i of rows) {
     const r = ledger[i]!;
-    if (call.callId !== undefined && r.callId !== undefined) {
-      if (r.callId === call.callId) return i;
-      continue;
-    }
     if (r.toolName !== call.toolName) continue;
+    if (call.callId !== undefined && r.callId !== undefined && r.callId !== call.callId) continue;
     key ??= canonical(call.arguments);
     if (canonical(r.arguments) === key) return i;
   }

@@ -80,4 +80,14 @@ describe('rowOfCall', () => {
     expect(rowOfCall(ledger, { callId: 'c3', toolName: 'list_invoices', arguments: { limit: 6, user_id: 'u-1' } })).toBe(-1);
     expect(rowOfCall(ledger, { toolName: 'find_user', arguments: { name: 'alice' } })).toBe(0);
   });
+  it('stays right as the ledger grows and as a row is replaced in place (by a span row without an id)', () => {
+    const ledger = [row({ callId: 'c1', source: 'window' })];
+    expect(rowOfCall(ledger, { callId: 'c1', toolName: 'find_user', arguments: {} })).toBe(0);
+    ledger.push(row({ callId: 'c2', toolName: 'list_invoices', arguments: { user_id: 'u-1' } }));
+    expect(rowOfCall(ledger, { callId: 'c2', toolName: 'x', arguments: {} })).toBe(1);
+    ledger[0] = row({});
+    // The window pair of c1 seen again: the span row that replaced it (same tool, same arguments) is its.
+    expect(rowOfCall(ledger, { callId: 'c1', toolName: 'find_user', arguments: { name: 'alice' } })).toBe(0);
+    expect(rowOfCall(ledger, { callId: 'c1', toolName: 'find_user', arguments: { name: 'bob' } })).toBe(-1);
+  });
 });
