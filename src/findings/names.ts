@@ -27,6 +27,10 @@ export const GROUNDING_COMPOSED = 'composed';
 export const GROUNDING_DERIVED = 'derived';
 export const GROUNDING_WRONG_PRODUCER = 'wrong-producer';
 export const ATTR_FINDING_ADVISORY = 'footprint.finding.advisory';
+/** How the check that filed a finding was armed: `declared` (an author said so) or `inferred` (the trace showed it). */
+export const ATTR_FINDING_ARMED_BY = 'footprint.finding.armed_by';
+/** For an inferred arming, the evidence it came from (`its name has the read verb 'get'`). */
+export const ATTR_FINDING_ARMED_EVIDENCE = 'footprint.finding.armed_evidence';
 export const ATTR_TOOL_NAME = 'footprint.tool.name';
 export const ATTR_TOOL_CALL_ID = 'footprint.tool.call.id';
 

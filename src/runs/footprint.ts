@@ -6,8 +6,8 @@
 import { spanKey, type LogData, type SpanData } from '../model/telemetry.js';
 import { DiagnosticList } from '../model/diagnostics.js';
 import type { CheckTally, Finding } from '../model/finding.js';
-import type { ModelEvent, SpanToolDeclaration } from '../model/agent.js';
-import type { ToolDeclaration } from '../declarations/types.js';
+import type { ModelEvent, SpanToolDeclaration, ToolDefinition } from '../model/agent.js';
+import { effectiveDeclaration, sourcesFromSchema, type EffectiveDeclaration, type ToolEvidence } from '../declarations/inferred.js';
 import { mergeToolDeclaration } from '../declarations/load.js';
 import { isAgentSpan, readSpan, tenantOf } from '../conventions/registry.js';
 import { groupLogsBySpan } from '../conventions/log-join.js';
@@ -84,6 +84,8 @@ export class FootprintCore {
   private readonly processedSpans: BoundedMap<SpanAnnotation | null>;
   /** tenant + tool name -> declarations carried on spans by footprint's helpers. */
   private readonly spanDeclarations: BoundedMap<SpanToolDeclaration>;
+  /** What requests' tool definitions recorded about each tenant's tools, for inference (the description's opening only). */
+  private readonly toolEvidence: BoundedMap<ToolEvidence>;
   /** Each conversation's last input window, so a request that extends it reads only what is new. */
   private readonly windows: WindowMemos;
   /** Tool names the traces named (offered, chosen or executed), for "declared but never seen" warnings. Capped. */
@@ -109,6 +111,7 @@ export class FootprintCore {
     this.provisionalTallies = new BoundedMap({ maxEntries: limits.maxPendingLogSpans, idleMs: limits.conversationIdleMs, now });
     this.awaitingContent = new BoundedMap({ maxEntries: limits.maxPendingLogSpans, idleMs: limits.conversationIdleMs, now, onEvict: (_k, v) => (this.cacheBytes -= approxBytes(v.span)) });
     this.spanDeclarations = new BoundedMap({ maxEntries: 10_000, idleMs: limits.conversationIdleMs, now });
+    this.toolEvidence = new BoundedMap({ maxEntries: 10_000, idleMs: limits.conversationIdleMs, now });
     this.processedSpans = new BoundedMap({ maxEntries: limits.maxRememberedSpans, idleMs: limits.conversationIdleMs, now, onEvict: (k, v) => (this.cacheBytes -= rememberedBytes(k, v)) });
     this.windows = new WindowMemos(limits.conversationIdleMs, now);
   }
@@ -168,7 +171,7 @@ export class FootprintCore {
 
   /** Bytes of every cache besides the conversations (estimates, like the conversations' own). */
   private cachesBytes(): number {
-    return this.cacheBytes + this.traces.size * TRACE_RECORD_BYTES + this.spanDeclarations.size * SPAN_DECLARATION_BYTES + this.windows.bytes;
+    return this.cacheBytes + this.traces.size * TRACE_RECORD_BYTES + this.spanDeclarations.size * SPAN_DECLARATION_BYTES + this.toolEvidence.size * TOOL_EVIDENCE_BYTES + this.windows.bytes;
   }
 
   /** Keeps the caches within their share of the state bound (oldest remembered spans go first). */
@@ -202,6 +205,7 @@ export class FootprintCore {
     this.awaitingContent.clear();
     this.provisionalTallies.clear();
     this.spanDeclarations.clear();
+    this.toolEvidence.clear();
     this.processedSpans.clear();
     this.windows.clear();
     this.seenTools.clear();
@@ -319,6 +323,7 @@ export class FootprintCore {
       if (!ev.conversationId && rec.conversationId) ev.conversationId = rec.conversationId;
       if (ev.kind === 'tool-execution' && ev.declared) this.spanDeclarations.set(`${ev.tenant}\u0000${ev.toolName}`, ev.declared);
       if (this.seenTools.size < MAX_SEEN_TOOLS) this.noteToolNames(ev);
+      if (ev.kind === 'llm-request' && ev.toolDefinitions && this.config.declarations.inference !== false) this.rememberToolEvidence(ev.tenant, ev.toolDefinitions);
       rec.llmRequests ??= 0;
       if (ev.kind === 'llm-request' && !this.lateInCall.has(spanKey(ev.span))) rec.llmRequests++;
       if (ev.kind === 'agent-turn') {
@@ -446,8 +451,29 @@ export class FootprintCore {
     return false;
   }
 
-  private declarationOf(tenant: string, toolName: string): ToolDeclaration | undefined {
-    return mergeToolDeclaration(this.config.declarations, toolName, this.spanDeclarations.peek(`${tenant}\u0000${toolName}`));
+  private declarationOf(tenant: string, toolName: string): EffectiveDeclaration | undefined {
+    const declared = mergeToolDeclaration(this.config.declarations, toolName, this.spanDeclarations.peek(`${tenant}\u0000${toolName}`));
+    const infer = this.config.declarations.inference !== false;
+    return infer ? effectiveDeclaration(declared, this.toolEvidence.peek(`${tenant}\u0000${toolName}`) ?? { name: toolName }, true) : declared;
+  }
+
+  /** Keeps what inference reads of each offered tool: its name, its description's opening, its annotations. */
+  private rememberToolEvidence(tenant: string, definitions: readonly ToolDefinition[]): void {
+    const kept = definitions.slice(0, MAX_TOOL_EVIDENCE_PER_REQUEST);
+    const offered = kept.map((d) => d.name);
+    for (const d of kept) {
+      const key = `${tenant}\u0000${d.name}`;
+      if (this.toolEvidence.peek(key)) continue;
+      const sources = sourcesFromSchema(d.name, d.inputSchema, offered);
+      const schemaChars = d.inputSchema !== undefined ? (JSON.stringify(d.inputSchema)?.length ?? 0) : 0;
+      this.toolEvidence.set(key, {
+        ...(schemaChars > 0 && schemaChars <= TOOL_EVIDENCE_SCHEMA_CHARS ? { inputSchema: d.inputSchema } : {}),
+        name: d.name,
+        ...(d.description ? { description: d.description.slice(0, TOOL_EVIDENCE_DESCRIPTION_CHARS) } : {}),
+        ...(d.annotations ? { annotations: d.annotations } : {}),
+        ...(sources ? { sources } : {}),
+      });
+    }
   }
 
   private seamContext(): SeamContext {
@@ -541,6 +567,14 @@ const MAX_SEEN_TOOLS = 4096;
 
 /** Estimated bytes of one span declaration entry (its key, the map slot; the declaration is shared). */
 const SPAN_DECLARATION_BYTES = 256;
+/** Estimated bytes of one tool's evidence: its name, description opening, annotations, sources and (up to 8 KiB of) schema. */
+const TOOL_EVIDENCE_BYTES = 2_048;
+/** Tool definitions of one request that inference remembers (the rest are read by name alone). */
+const MAX_TOOL_EVIDENCE_PER_REQUEST = 256;
+/** A recorded input schema longer than this (as JSON) is not kept for inference. */
+const TOOL_EVIDENCE_SCHEMA_CHARS = 8_192;
+/** Characters of a tool's description inference keeps: it reads only the opening verb. */
+const TOOL_EVIDENCE_DESCRIPTION_CHARS = 80;
 
 /** Rough bytes a value holds (UTF-16 strings plus bookkeeping, like the conversations' estimate). Bounded walk. */
 function approxBytes(v: unknown): number {

@@ -1,6 +1,8 @@
 // `check --fail-on findings|advisory|never` as a CI gate: the demo trace (one non-advisory
 // unsupported-argument, one advisory empty-lookup) and the clean control, each policy's exit code.
 import { describe, it, expect } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCheck } from '../../src/cli/check.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
@@ -59,23 +61,25 @@ describe('check --fail-on', () => {
     expect(runCheck([...CLEAN, '--fail-on', 'findings,nope']).stderr).toContain('not "nope"');
   });
 
-  it('unchecked: exit 1 when no check gave a verdict anywhere (no declarations, no content), with the reason; 0 when some check ran', () => {
-    const bare = fixturePaths('traceloop-openai', 'clean-control');
-    const none = runCheck([...bare, '--fail-on', 'unchecked']);
+  it('unchecked: exit 1 when no check gave a verdict anywhere (content not captured, or nothing declared with inference off), with the reason; 0 when some check ran', () => {
+    // A span-only pipeline whose content went to log records, and no declarations: nothing to judge.
+    const spansOnly = [fixturePaths('otel-instrumentation-openai', 'clean-control')[0]!];
+    const none = runCheck([...spansOnly, '--fail-on', 'unchecked']);
     expect([none.exitCode, none.stderr]).toEqual([EXIT.findings, 'footprint-otel check: nothing was checked: no check gave a verdict on 3 LLM requests in 1 trace (--fail-on unchecked): exit 1\n']);
-    // The same trace with declarations: checks ran, nothing found.
+    // Content captured, inference turned off and nothing declared: nothing armed.
+    const off = join(mkdtempSync(join(tmpdir(), 'fp-unchecked-')), 'declarations.yaml');
+    writeFileSync(off, 'inference: false\ntools: {}\n');
+    const bare = fixturePaths('traceloop-openai', 'clean-control');
+    expect(runCheck([...bare, '--declarations', off, '--fail-on', 'unchecked']).exitCode).toBe(EXIT.findings);
+    // The same trace with what inference arms, or with declarations: checks ran, nothing found.
+    expect(runCheck([...bare, '--fail-on', 'unchecked'])).toMatchObject({ exitCode: 0, stderr: '' });
     expect(runCheck([...CLEAN, '--fail-on', 'unchecked'])).toMatchObject({ exitCode: 0, stderr: '' });
-    // A span-only pipeline whose content went to logs: the content checks could not run, but the
-    // app's execute_tool spans still were judged (the write seam), so something was checked.
-    const spansOnly = runCheck([fixturePaths('otel-instrumentation-openai', 'clean-control')[0]!, '--declarations', join(FIXTURES_DIR, 'declarations.yaml'), '--fail-on', 'unchecked', '--format', 'json']);
-    expect(spansOnly.exitCode).toBe(EXIT.ok);
-    expect(JSON.parse(spansOnly.stdout).summary).toContain('could not run: message content was not captured');
   });
 
   it('policies combine with commas: findings,unchecked fails on either, saying each', () => {
     const demo = runCheck([...DEMO, '--declarations', DEMO_DECLARATIONS, '--fail-on', 'findings,unchecked']);
     expect([demo.exitCode, demo.stderr]).toEqual([1, 'footprint-otel check: 1 non-advisory finding (--fail-on findings): exit 1\n']);
-    const bare = runCheck([...fixturePaths('traceloop-openai', 'clean-control'), '--fail-on', 'findings,unchecked']);
+    const bare = runCheck([fixturePaths('otel-instrumentation-openai', 'clean-control')[0]!, '--fail-on', 'findings,unchecked']);
     expect(bare.exitCode).toBe(1);
     expect(bare.stderr).toContain('(--fail-on unchecked)');
     expect(runCheck([...CLEAN, '--fail-on', 'findings,unchecked'])).toMatchObject({ exitCode: 0, stderr: '' });

@@ -43,8 +43,10 @@ describe('functional: the demo trace', () => {
     const drafted = findings([...DEMO_FILES, '--declarations', path]);
     expect(demo.map((f) => f.kind).sort()).toEqual(['empty-lookup', 'unsupported-argument']);
     expect(drafted.map(gist)).toEqual(demo.map(gist));
-    // Without the draft nothing is armed: the draft is what makes the finding, not check itself.
-    expect(findings(DEMO_FILES)).toEqual([]);
+    // Without the draft only inference arms checks: the cut id is still found, said as inferred,
+    // and the empty lookup (which needs declared producers) is not.
+    expect(findings(DEMO_FILES).map((f) => [f.kind, f.value, f.armedBy])).toEqual([['unsupported-argument', 'db-primary-full', 'inferred']]);
+    // (the demo records no tool definitions, so its schema's words cannot arm anything more)
     const d = parseYaml(text) as { tools: Record<string, { argumentsFrom?: string[]; readOnly?: boolean }>; answers?: unknown };
     expect(d.tools.backup_jobs!.argumentsFrom).toEqual(['list_machines']);
     expect(d.tools.backup_status!.argumentsFrom).toEqual(['backup_jobs']);
