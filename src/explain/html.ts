@@ -34,7 +34,7 @@ article.turn{border-top:3px solid var(--line);padding-top:1rem;margin-top:2rem;s
 article.turn:first-of-type{margin-top:1rem}
 header.verdict{border-left:.45rem solid var(--unknown);background:var(--soft);padding:.75rem 1rem;margin:.75rem 0 1.25rem}
 header.verdict.ok{border-color:var(--ok)}header.verdict.warn{border-color:var(--warn)}header.verdict.bad{border-color:var(--bad)}
-.turn-head{display:flex;flex-wrap:wrap;gap:.3rem .75rem;align-items:center;margin-bottom:.4rem}
+.turn-head{display:flex;flex-wrap:wrap;gap:.3rem .75rem;align-items:center;margin-bottom:.4rem}.turn-head h2{min-width:0;overflow-wrap:anywhere}
 p.plain{font-size:1.2rem;line-height:1.45;margin:0;overflow-wrap:anywhere}
 dl.rows{display:grid;grid-template-columns:11rem minmax(0,1fr);gap:.6rem 1.25rem;margin:0}
 dl.rows dt{font-weight:650}dl.rows dd{margin:0;min-width:0}
@@ -48,7 +48,7 @@ p.key{font-size:.85rem;color:#57606a;margin:1rem 0}
 code,.value{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.88em;overflow-wrap:anywhere}
 q{quotes:"\\201C" "\\201D" "\\2018" "\\2019"}
 .label{font-weight:600}
-details.engineer{margin:1.5rem 0 0;border:1px solid var(--line);border-radius:.4rem;padding:.5rem 1rem}
+details.engineer{margin:1.5rem 0 0;border:1px solid var(--line);border-radius:.4rem;padding:.5rem 1rem;overflow-wrap:anywhere}
 details.engineer>summary{cursor:pointer;font-weight:600;padding:.25rem 0}
 details.engineer[open]>summary{margin-bottom:.5rem}
 section{margin:1.25rem 0;scroll-margin-top:1rem}section:target{background:#fff8c5}
@@ -302,7 +302,7 @@ function askedText(t: PageTurn): string | undefined {
   return points.length > 120 ? `${points.slice(0, 120).join('')}…` : points.join('');
 }
 
-function turnHtml(t: PageTurn, total: number): string {
+function turnHtml(t: PageTurn, total: number, withKey: boolean): string {
   const a = t.account;
   const c: Ctx = { prefix: t.prefix, shown: t.shown, account: a };
   const id = (s: string) => `${c.prefix}${s}`;
@@ -325,7 +325,7 @@ function turnHtml(t: PageTurn, total: number): string {
 <header class="verdict ${a.verdict.tone}" id="${id('summary')}"><div class="turn-head"><span class="badge ${a.verdict.tone}">${escapeHtml(a.verdict.label)}</span><h2 id="${id('title')}">${escapeHtml(turnTitle(t, total))}${agent}</h2></div>
 <p class="plain">${inlineHtml(a.verdict.head)}${reason}</p></header>
 <dl class="rows">${row('you-asked', '')}${row('it-answered', '')}${row('likely-wrong', wrongHtml)}${row('how-sure', '')}${row('it-checked', '')}${row('it-found', '')}${row('it-did-not-check', '')}</dl>
-${KEY}
+${withKey ? KEY : ''}
 ${engineerHtml(c, id)}
 </article>`;
 }
@@ -357,7 +357,7 @@ export function renderPage(explanations: readonly Explanation[]): string {
   const title = single ? `Explain this answer · ${turns[0]!.account.verdict.label}` : `Explain these answers · ${turns.length} turns`;
   const lede = single ? 'What the agent was asked, what it answered, and whether that answer can be trusted, read from its recorded trace.' : 'Each turn: what the agent was asked, what it answered, and whether that answer can be trusted, read from its recorded traces.';
   const body = turns.length
-    ? `<h1>Explain ${single ? 'this answer' : 'these answers'}</h1><p class="lede">${escapeHtml(lede)}</p>${single ? '' : indexHtml(ordered)}${ordered.map((t) => turnHtml(t, turns.length)).join('\n')}`
+    ? `<h1>Explain ${single ? 'this answer' : 'these answers'}</h1><p class="lede">${escapeHtml(lede)}</p>${single ? '' : indexHtml(ordered)}${ordered.map((t, i) => turnHtml(t, turns.length, i === 0)).join('\n')}`
     : '<h1>Explain this answer</h1><p>No agent trace to explain.</p>';
   return documentHtml(title, body, pageCsp());
 }
