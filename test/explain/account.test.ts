@@ -42,14 +42,14 @@ describe('account of the demo trace (turn 2: the unsupported argument)', () => {
     expect(account.verdict.label).toBe('Probably wrong');
     expect(account.verdict.head.text).toBe('The reply "That machine has no backup record." is probably wrong:');
     // The cut value on the same call says best why the lookup found nothing.
-    expect(account.verdict.reason!.text).toBe('the backup status lookup found nothing for "db-primary-full", which is only part of "nightly-db-primary-full" that backup jobs returned, and the cut-off value may be why.');
+    expect(account.verdict.reason!.text).toBe('the backup status call found nothing for "db-primary-full", which is only part of "nightly-db-primary-full" that backup jobs returned, and the cut-off value may be why.');
   });
   it('reads as written', () => {
     expect(rowText(account, 'you-asked')).toEqual(['"What\'s the backup status of that machine?"']);
     expect(rowText(account, 'it-answered')).toEqual(['"That machine has no backup record."']);
     expect(rowText(account, 'likely-wrong')).toEqual([
-      'The backup status lookup used "db-primary-full" as the machine id, which the model took from its own earlier reply instead of from the backup jobs result it first came from.',
-      'The backup status lookup found nothing for "db-primary-full", which is only part of "nightly-db-primary-full" that backup jobs returned, and the cut-off value may be why.',
+      'The backup status call used "db-primary-full" as the machine id, which the model took from its own earlier reply instead of from the backup jobs result it first came from.',
+      'The backup status call found nothing for "db-primary-full", which is only part of "nightly-db-primary-full" that backup jobs returned, and the cut-off value may be why.',
     ]);
     expect(rowText(account, 'it-checked')).toEqual(['It used backup_status.']);
     expect(rowText(account, 'it-did-not-check')).toEqual(['No tool said what it left out, so what was not checked cannot be told.']);
@@ -220,7 +220,7 @@ describe('a trace that holds three turns', () => {
     expect(rowText(e.turns[0]!, 'how-sure')[0]).toMatch(/^No problem found: /);
     for (const t of e.turns.slice(1)) expect(rowText(t, 'how-sure')[0]).toMatch(/^Not reliable: 1 problem was found/);
     expect(e.turns[1]!.verdict.reason!.text).toBe('"1,512" in the reply is in no tool result: nothing the agent looked up supplied it.');
-    expect(e.turns[2]!.verdict.reason!.text).toBe('the backup status lookup used "db-04" as the machine id, which is only part of "srv-db-04", a cut-off value.');
+    expect(e.turns[2]!.verdict.reason!.text).toBe('the backup status call used "db-04" as the machine id, which is only part of "srv-db-04", a cut-off value.');
   });
   it('the same conversation as three traces gives the same three verdicts', () => {
     const m = threeTurns();

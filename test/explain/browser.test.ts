@@ -91,7 +91,7 @@ describe('the demo page from check --html (two turns)', () => {
     expect(await first.getAttribute('id')).toBe('t2-turn');
     expect(await first.locator('header.verdict .badge').innerText()).toBe('PROBABLY WRONG');
     expect((await first.locator('p.plain').innerText()).replace(/\s+/g, ' ')).toBe(
-      'The reply That machine has no backup record. is probably wrong: the backup status lookup found nothing for db-primary-full, which is only part of nightly-db-primary-full that backup jobs returned, and the cut-off value may be why.',
+      'The reply That machine has no backup record. is probably wrong: the backup status call found nothing for db-primary-full, which is only part of nightly-db-primary-full that backup jobs returned, and the cut-off value may be why.',
     );
     expect(await inViewport(page, '#t2-summary')).toBe(true);
     expect(await page.locator('#t2-row-it-answered + dd').innerText()).toMatch(/^That machine has no backup record\.\s*as answered$/);
@@ -209,10 +209,10 @@ describe('served with auth on, opened through the links the Docker stack wires',
     expect(await page.locator('article.turn').evaluateAll((els) => els.map((e) => e.id))).toEqual(['t2-turn', 't3-turn', 't1-turn']);
     // The link's anchor is the finding's line in plain words, in turn 3.
     const hash = new URL(url).hash;
-    expect(await page.locator(`#t3-turn ${hash}`).innerText()).toMatch(/^PROBLEM\s*The backup status lookup used db-04 as the machine id, which is only part of srv-db-04, a cut-off value\./);
+    expect(await page.locator(`#t3-turn ${hash}`).innerText()).toMatch(/^PROBLEM\s*The backup status call used db-04 as the machine id, which is only part of srv-db-04, a cut-off value\./);
     expect(await inViewport(page, hash)).toBe(true);
     expect((await page.locator('#t3-summary p.plain').innerText()).replace(/\s+/g, ' ')).toBe(
-      'The reply There is no backup on record for srv-db-04: its status is unknown. is probably wrong: the backup status lookup used db-04 as the machine id, which is only part of srv-db-04, a cut-off value.',
+      'The reply There is no backup on record for srv-db-04: its status is unknown. is probably wrong: the backup status call used db-04 as the machine id, which is only part of srv-db-04, a cut-off value.',
     );
     expect(await page.locator('#t2-row-it-answered + dd').innerText()).toMatch(/^srv-db-04 uses 1,512 GB of backup storage\./);
     expect(await noOverflow(page)).toBe(true);

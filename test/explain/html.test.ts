@@ -38,7 +38,7 @@ describe('the demo page', () => {
     const t = text(page.slice(page.indexOf('<main>')));
     const top = t.indexOf('Probably wrong');
     expect(top).toBeGreaterThan(0);
-    expect(t.slice(top)).toMatch(/^Probably wrongThis turn · backup-triage\s*The reply That machine has no backup record\. is probably wrong: the backup status lookup found nothing for db-primary-full, which is only part of nightly-db-primary-full that backup jobs returned, and the cut-off value may be why\./);
+    expect(t.slice(top)).toMatch(/^Probably wrongThis turn · backup-triage\s*The reply That machine has no backup record\. is probably wrong: the backup status call found nothing for db-primary-full, which is only part of nightly-db-primary-full that backup jobs returned, and the cut-off value may be why\./);
     expect(t.indexOf('Probably wrong')).toBeLessThan(t.indexOf('You asked'));
     expect(t).toContain("What's the backup status of that machine?as asked"); // <q> adds the quotes
     expect(t).toContain('It answeredThat machine has no backup record.as answered');
@@ -53,8 +53,8 @@ describe('the demo page', () => {
   it('lists what is likely wrong in plain words, problems before places to look, each anchored for the trace viewer\'s link', () => {
     const items = [...page.matchAll(/<li id="finding-([0-9a-f]+)" tabindex="-1">(.*?)<\/li>/g)];
     expect(items).toHaveLength(2);
-    expect(text(items[0]![2]!)).toMatch(/^ProblemThe backup status lookup used db-primary-full as the machine id/);
-    expect(text(items[1]![2]!)).toMatch(/^Worth a lookThe backup status lookup found nothing for db-primary-full/);
+    expect(text(items[0]![2]!)).toMatch(/^ProblemThe backup status call used db-primary-full as the machine id/);
+    expect(text(items[1]![2]!)).toMatch(/^Worth a lookThe backup status call found nothing for db-primary-full/);
   });
   it('folds the engineer detail (windows, ledger, findings as written, checks) into a <details>', () => {
     const open = page.indexOf('<details class="engineer"');
