@@ -375,9 +375,12 @@ function signIn(req: IncomingMessage, res: ServerResponse, o: ExplainServiceOpti
   }
   const links = o.links;
   const auth = o.auth;
-  // A form posted from another site is refused (the browser names its origin).
+  // A form posted from another site is refused (the browser names its origin): this service's
+  // host as the request names it, or as the public URL does (behind a proxy they differ).
   const origin = req.headers.origin;
-  if (origin !== undefined && origin !== 'null' && originHost(origin) !== req.headers.host) {
+  const ours = [req.headers.host, o.publicUrl ? originHost(o.publicUrl) : undefined].filter((h): h is string => !!h);
+  const from = originHost(origin ?? '');
+  if (origin !== undefined && (from === undefined || !ours.includes(from))) {
     req.resume();
     return failWith(res, false)(403, 'sign-in is accepted only from this service\'s own form');
   }

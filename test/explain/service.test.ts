@@ -104,6 +104,9 @@ describe('explain routes', () => {
       fetch(`${base}/explain/login`, { method: 'POST', redirect: 'manual', headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams({ token, next: `/explain/${DEMO_TURN_2}` }).toString() });
     expect((await post('wrong')).status).toBe(401);
     expect((await post(TOKEN, { Origin: 'https://evil.example' })).status).toBe(403);
+    expect((await post(TOKEN, { Origin: 'null' })).status).toBe(403);
+    // Behind a proxy the browser names the public URL's origin.
+    expect((await post(TOKEN, { Origin: 'https://footprint.example.com' })).status).toBe(303);
     const ok = await post(TOKEN);
     expect(ok.status).toBe(303);
     expect(ok.headers.get('location')).toBe(`/explain/${DEMO_TURN_2}`);
