@@ -93,7 +93,9 @@ export function signInCsp(): string {
 
 /** Headers of the sign-in form. */
 export function signInHeaders(): Record<string, string> {
-  return { ...pageHeaders(), 'Content-Security-Policy': `${signInCsp()}; frame-ancestors 'none'` };
+  // same-origin, not no-referrer: under no-referrer a browser posts the form with `Origin: null`,
+  // and the sign-in refuses a form whose origin is not this service's.
+  return { ...pageHeaders(), 'Content-Security-Policy': `${signInCsp()}; frame-ancestors 'none'`, 'Referrer-Policy': 'same-origin' };
 }
 
 /**
@@ -112,7 +114,7 @@ ${o.message ? `<p class="notice" role="alert">${escapeHtml(o.message)}</p>` : ''
 <button type="submit">Open the page</button>
 </form>
 <p class="key">Ask whoever runs footprint-otel for a token (the one senders use, or one bound to your tenants). A link from a trace's finding (<code>footprint.explain.url</code>) opens the page without signing in until it expires.</p>`;
-  return documentHtml('Sign in · Explain this answer', body, signInCsp());
+  return documentHtml('Sign in · Explain this answer', body, signInCsp(), 'same-origin');
 }
 
 /** Headers the service sends with the page (frame-ancestors only works as a header). */
@@ -362,14 +364,14 @@ export function renderPage(explanations: readonly Explanation[]): string {
   return documentHtml(title, body, pageCsp());
 }
 
-function documentHtml(title: string, body: string, csp: string): string {
+function documentHtml(title: string, body: string, csp: string, referrer = 'no-referrer'): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="${referrer}">
 <title>${shownText(title)}</title>
 <style>${STYLE}</style>
 </head>

@@ -10,7 +10,7 @@
 // Needs /usr/bin/chromium (Debian package `chromium`).
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { runCheck } from '../../src/cli/check.js';
 import { explainTrace } from '../../src/explain/explain.js';
@@ -28,6 +28,9 @@ import { threeTurns } from './conversation.js';
 declare const document: any;
 declare const window: any;
 declare function getComputedStyle(el: unknown, pseudo?: string): any;
+
+// A browser on a loaded 2-core machine is slow: generous bounds per test and hook (no timing is asserted).
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
 const ART = join(ROOT, 'test-results', 'explain');
 const DOCS = process.env.FOOTPRINT_DOCS_SHOTS === '1' ? join(ROOT, 'docs') : undefined;
