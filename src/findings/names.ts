@@ -78,6 +78,8 @@ export const ATTR_ANSWER_STATEMENT = 'footprint.answer.statement';
 
 /** On each finding event, when the service has a public base URL: the finding's "Explain this answer" page. */
 export const ATTR_EXPLAIN_URL = 'footprint.explain.url';
+/** Beside it, with auth on: the signed link token alone ([0-9A-Za-z._-]), for UIs that URI-encode what they insert (Jaeger). */
+export const ATTR_EXPLAIN_LINK = 'footprint.explain.link';
 
 /**
  * Disposition attribute (issue 14): set when the turn's conversation state could not be read from

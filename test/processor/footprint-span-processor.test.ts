@@ -7,7 +7,8 @@ import { FootprintSpanProcessor, type CoreLike } from '../../src/processor/footp
 import { PendingLogs } from '../../src/processor/log-buffer.js';
 import type { ProcessInput, ProcessResult } from '../../src/runs/footprint.js';
 import { spanKey } from '../../src/model/telemetry.js';
-import { ATTR_FINDINGS_COUNT, ATTR_FINDING_KIND, CARRIER_SPAN_NAME, EVENT_FINDING } from '../../src/findings/names.js';
+import { ATTR_EXPLAIN_LINK, ATTR_EXPLAIN_URL, ATTR_FINDING_ID, ATTR_FINDINGS_COUNT, ATTR_FINDING_KIND, CARRIER_SPAN_NAME, EVENT_FINDING } from '../../src/findings/names.js';
+import { verifyLink } from '../../src/explain/link.js';
 import { assertPassedThrough, makePipeline, type Pipeline } from './harness.js';
 
 const empty = (): ProcessResult => ({ annotations: new Map(), carriers: [], findings: [], diagnostics: [] });
@@ -27,7 +28,7 @@ class FakeCore implements CoreLike {
     for (const s of input.spans) {
       if (s.name.startsWith('chat')) {
         r.annotations.set(spanKey(s), {
-          events: [{ name: EVENT_FINDING, timeUnixNano: s.endTimeUnixNano, attributes: { [ATTR_FINDING_KIND]: 'unsupported-argument' } }],
+          events: [{ name: EVENT_FINDING, timeUnixNano: s.endTimeUnixNano, attributes: { [ATTR_FINDING_KIND]: 'unsupported-argument', [ATTR_FINDING_ID]: 'f'.repeat(32) } }],
           attributes: { [ATTR_FINDINGS_COUNT]: 1 },
         });
       }
@@ -58,6 +59,35 @@ function agentTurn(p: Pipeline): void {
   tool.end();
   turn.end();
 }
+
+describe('FootprintSpanProcessor: explain links', () => {
+  it('with explain.publicUrl, each finding event links its page; with a link secret, a signed link for the span\'s tenant', () => {
+    const secret = 'processor-link-secret-0123';
+    pipe = makePipeline({ core: new FakeCore(), explain: { publicUrl: 'https://fp.example.com/', linkSecret: secret, linkTtlMinutes: 30 } });
+    agentTurn(pipe);
+    const chat = pipe.next.received.find((x) => x.name.startsWith('chat'))!;
+    const event = chat.events.find((e) => e.name === EVENT_FINDING)!;
+    const token = String(event.attributes![ATTR_EXPLAIN_LINK]);
+    expect(event.attributes![ATTR_EXPLAIN_URL]).toBe(`https://fp.example.com/explain/link/${token}#finding-${'f'.repeat(32)}`);
+    const v = verifyLink(secret, token, Math.floor(Date.now() / 1000));
+    expect(v).toMatchObject({ ok: true, traceId: chat.spanContext().traceId, tenant: 'backup-triage-agent' });
+    expect((v as { expiresAt: number }).expiresAt - Date.now() / 1000).toBeLessThanOrEqual(30 * 60);
+  });
+  it('without a secret the plain page URL; without explain nothing; a bad URL is refused with a warning', async () => {
+    pipe = makePipeline({ core: new FakeCore(), explain: { publicUrl: 'http://fp:4318' } });
+    agentTurn(pipe);
+    const attrs = pipe.next.received.find((x) => x.name.startsWith('chat'))!.events[0]!.attributes!;
+    expect(String(attrs[ATTR_EXPLAIN_URL])).toMatch(/^http:\/\/fp:4318\/explain\/[0-9a-f]{32}\?tenant=backup-triage-agent#finding-f{32}$/);
+    expect(attrs[ATTR_EXPLAIN_LINK]).toBeUndefined();
+    await pipe.shutdown();
+    const warn = vi.spyOn(diag, 'warn').mockImplementation(() => undefined);
+    pipe = makePipeline({ core: new FakeCore(), explain: { publicUrl: 'javascript:alert(1)' } });
+    agentTurn(pipe);
+    expect(pipe.next.received.find((x) => x.name.startsWith('chat'))!.events[0]!.attributes![ATTR_EXPLAIN_URL]).toBeUndefined();
+    expect(warn.mock.calls.some((c) => String(c[0]).includes('explain.publicUrl'))).toBe(true);
+    warn.mockRestore();
+  });
+});
 
 describe('FootprintSpanProcessor', () => {
   it('passes every span to next once, in order; annotates the one the core names, as a view', () => {
