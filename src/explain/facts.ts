@@ -13,6 +13,7 @@ import { DiagnosticList } from '../model/diagnostics.js';
 import { DEFAULT_LIMITS } from '../limits.js';
 import { NO_DECLARATIONS } from '../declarations/types.js';
 import { mergeToolDeclaration } from '../declarations/load.js';
+import { windowCalls, windowExecution } from '../runs/window-reads.js';
 import { groupLogsBySpan } from '../conventions/log-join.js';
 import { readSpan } from '../conventions/registry.js';
 import { buildFrame } from '../runs/frame.js';
@@ -134,6 +135,19 @@ export function gatherFacts(record: ExplainRecord, o: ExplainOptions = {}): Turn
   const ledger = events
     .filter((e): e is ToolExecution => e.kind === 'tool-execution' && e.span.traceId === traceId)
     .map((ex) => ledgerRowOf(ex, mergeToolDeclaration(declarations, ex.toolName, ex.declared), ex.callId ? chosenBy.get(ex.callId) : undefined));
+  // Calls no execute_tool span recorded (an LLM-client-only app): read from this trace's request
+  // windows, as the core reads them (docs/ledger-sources.md).
+  const spanCalls = new Set(ledger.map((r) => r.callId).filter((id): id is string => id !== undefined));
+  for (const { request } of requests) {
+    if (request.span.traceId !== traceId || request.inputContent !== 'captured') continue;
+    for (const c of windowCalls(request.input)) {
+      if (spanCalls.has(c.callId) || (!c.thisTurn && !chosenBy.has(c.callId))) continue;
+      const toolName = c.toolName ?? request.toolCalls.find((t) => t.id === c.callId)?.name;
+      if (toolName === undefined) continue;
+      spanCalls.add(c.callId);
+      ledger.push(ledgerRowOf(windowExecution(request, c, toolName), mergeToolDeclaration(declarations, toolName, undefined), chosenBy.get(c.callId), undefined, 'window'));
+    }
+  }
   const turn = events.find((e): e is AgentTurn => e.kind === 'agent-turn' && e.span.traceId === traceId);
 
   // What the core wrote on this trace's spans (carriers last: what they carry supersedes).

@@ -11,7 +11,7 @@ import type { Limits } from '../limits.js';
 import { buildFrame, resultText, type Frame } from './frame.js';
 import { servedKey, type ConversationState, type ConversationStore } from './conversations.js';
 import { ledgerRowOf } from './ledger-row.js';
-import { argumentsLost, lastUserMessage as lastUserIndex, rowOfCall, windowCallArguments, windowCalls } from './window-reads.js';
+import { argumentsLost, lastUserMessage as lastUserIndex, rowOfCall, windowCallArguments, windowCalls, windowExecution } from './window-reads.js';
 import { withSoleArgument } from './sole-argument.js';
 import { unsupportedArguments, type EarlierServed, type ExternalGroundUse } from '../checks/unsupported-argument.js';
 import { danglingReferences } from '../checks/dangling-reference.js';
@@ -261,22 +261,7 @@ function recordWindowReads(ctx: SeamContext, state: ConversationState, req: LlmR
     const toolName = c.toolName ?? chosen?.toolName;
     if (toolName === undefined) continue;
     if (rowOfCall(state.ledger, { callId: c.callId, toolName, arguments: c.arguments }) >= 0) continue;
-    const ex: ToolExecution = {
-      kind: 'tool-execution',
-      span: req.span,
-      convention: req.convention,
-      tenant: req.tenant,
-      ...(req.conversationId !== undefined ? { conversationId: req.conversationId } : {}),
-      callId: c.callId,
-      toolName,
-      arguments: c.arguments,
-      result: c.result,
-      // The window's own error mark is the call's record of failure; its words are the result's.
-      status: c.isError ? 'error' : 'unset',
-      ...(c.isError && typeof c.result === 'string' && c.result.trim() !== '' ? { errorMessage: c.result } : {}),
-      startTimeUnixNano: req.startTimeUnixNano,
-      endTimeUnixNano: req.startTimeUnixNano,
-    };
+    const ex = windowExecution(req, c, toolName);
     const declaration = ctx.declarationOf(req.tenant, toolName);
     judgeRow(ctx, state, ledgerRowOf(withSoleArgument(ex, chosen), declaration, chosen?.request, undefined, 'window'), declaration, out);
   }

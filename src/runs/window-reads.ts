@@ -5,7 +5,7 @@
 // Pure: no I/O, no clocks. Must never pair without an id (ids are never invented, names and order
 // never joined) and never make up a result the window does not hold.
 
-import type { Message } from '../model/agent.js';
+import type { LlmRequest, Message, ToolExecution } from '../model/agent.js';
 import type { LedgerRow } from '../model/ledger.js';
 import { canonical } from '../checks/absence-reads.js';
 
@@ -129,4 +129,24 @@ export function rowOfCall(ledger: readonly LedgerRow[], call: { callId?: string;
     if (canonical(r.arguments) === key) return i;
   }
   return -1;
+}
+
+/** The tool execution a window shows (a call and its result, read from request `req`), as a span would have recorded it. */
+export function windowExecution(req: LlmRequest, c: WindowCall, toolName: string): ToolExecution {
+  return {
+    kind: 'tool-execution',
+    span: req.span,
+    convention: req.convention,
+    tenant: req.tenant,
+    ...(req.conversationId !== undefined ? { conversationId: req.conversationId } : {}),
+    callId: c.callId,
+    toolName,
+    arguments: c.arguments,
+    result: c.result,
+    // The window's own error mark is the call's record of failure; its words are the result's.
+    status: c.isError ? 'error' : 'unset',
+    ...(c.isError && typeof c.result === 'string' && c.result.trim() !== '' ? { errorMessage: c.result } : {}),
+    startTimeUnixNano: req.startTimeUnixNano,
+    endTimeUnixNano: req.startTimeUnixNano,
+  };
 }

@@ -16,7 +16,7 @@ import { whySentence } from '../../src/explain/kinds.js';
 import { threeTurns } from './conversation.js';
 import type { ExplainRecord } from '../../src/explain/record.js';
 import { loadDeclarationsFile } from '../../src/declarations/load.js';
-import { DEMO, DEMO_TURN_1, DEMO_TURN_2, ROOT, demoDeclarations, demoRecord, recordOf } from './helpers.js';
+import { DEMO, DEMO_TURN_1, DEMO_TURN_2, ROOT, decodeFiles, demoDeclarations, demoRecord, recordOf } from './helpers.js';
 
 const rowText = (a: Account, row: string) => a.rows.find((r) => r.row === row)!.sentences.map((s) => s.text);
 
@@ -241,5 +241,21 @@ describe('the kind table', () => {
   it('a row that cannot fill its template falls back too, never a throw or an unreadable line', () => {
     const s = whySentence({ kind: 'unsupported-argument', advisory: false, message: 'm.', witnesses: [] }, []);
     expect(s.template.id).toBe('why.generic');
+  });
+});
+
+describe('an LLM-client-only trace (no execute_tool spans): the calls are read from the windows', () => {
+  it('lists the same calls and results as the trace with its tool spans', () => {
+    const doc = decodeFiles([join(DEMO, 'trace.otlp.json'), join(DEMO, 'logs.otlp.json')]);
+    const accountOf = (keepTools: boolean) => {
+      const spans = doc.spans.map((d) => d.span).filter((s) => keepTools || !s.name.startsWith('execute_tool'));
+      const result = new FootprintCore({ declarations: demoDeclarations() }).process({ spans, logs: doc.logs });
+      return explainTrace({ traceId: DEMO_TURN_2, spans: annotatedSpans(spans, result), logs: doc.logs }, { declarations: demoDeclarations() }).turns[0]!;
+    };
+    const withSpans = accountOf(true);
+    const windowsOnly = accountOf(false);
+    expect(rowText(withSpans, 'it-checked').length).toBeGreaterThan(0);
+    expect(rowText(windowsOnly, 'it-checked')).toEqual(rowText(withSpans, 'it-checked'));
+    expect(rowText(windowsOnly, 'it-found')).toEqual(rowText(withSpans, 'it-found'));
   });
 });
