@@ -22,7 +22,8 @@ export function refusalOf(row: LedgerRow): Refusal | undefined {
   const refusal = row.reading.refusal;
   const how = row.outcome === 'refused' || row.outcome === 'failed' ? row.outcome : refusal !== undefined ? 'refused' : undefined;
   if (!how) return undefined;
-  if (row.errorMessage !== undefined && row.errorMessage !== '') return { how, error: row.errorMessage, from: row.errorMessage === refusal ? 'result' : 'span' };
+  // A window row's error words are its tool message's (the window marked it an error).
+  if (row.errorMessage !== undefined && row.errorMessage !== '') return { how, error: row.errorMessage, from: row.errorMessage === refusal || row.source === 'window' ? 'result' : 'span' };
   if (refusal !== undefined && refusal !== '') return { how, error: refusal, from: 'result' };
   return { how };
 }

@@ -5,8 +5,8 @@
 // result is read by the one result reader, so "refused", "failed" and "not found" mean here what
 // they mean in the ledger. Pure: no I/O, no clocks. Must never pair a result without an id (names
 // and order are never joined) and never make up a result the window does not hold.
-// (Issue 27 builds ledger rows from windows too; when those land, a turn's rows come from the
-// ledger and this stays the reader of the window's order.)
+// (Issue 27's window-reads.ts builds the ledger's rows from windows; `conversationCalls` takes the
+// ledger's rows first and reads from the window only what no row records.)
 
 import type { LlmRequest, Message, ToolExecution } from '../model/agent.js';
 import type { LedgerRow } from '../model/ledger.js';
@@ -14,15 +14,10 @@ import type { TurnCall } from '../checks/repeated-call.js';
 import type { ActionCall } from '../checks/unconfirmed-action.js';
 import type { ToolDeclaration } from '../declarations/types.js';
 import { ledgerRowOf } from './ledger-row.js';
+import { lastUserMessage } from './window-reads.js';
 
-/** Index of the window's last user message that says something (tool results under `user` do not count); -1 when none. */
-export function lastUserText(input: readonly Message[]): number {
-  for (let i = input.length - 1; i >= 0; i--) {
-    const m = input[i]!;
-    if (m.role === 'user' && m.parts.some((p) => p.type === 'text' && p.text.trim() !== '')) return i;
-  }
-  return -1;
-}
+/** Index of the window's last user message that says something (window-reads.ts, the ledger's reader of windows). */
+export const lastUserText = lastUserMessage;
 
 /** How a served result says its call ended, read as the ledger reads it. */
 export function endingOf(row: LedgerRow): TurnCall['ending'] {
