@@ -120,7 +120,7 @@ describe('account of turn 1 (clean)', () => {
     expect(rowText(account, 'likely-wrong')).toEqual(['Nothing: 6 checks ran on this turn and found nothing.']);
     expect(account.rows.find((r) => r.row === 'it-found')!.sentences[0]!.source).toBe('tool:list_machines');
     expect(account.verdict).toMatchObject({ tone: 'ok', label: 'No problem found' });
-    expect(account.verdict.head.text).toMatch(/^No problem found with the reply "srv-db-04 \(db-primary\) is protected\. .*": 4 checks ran on this turn and found nothing\. That is not proof it is right\.$/);
+    expect(account.verdict.head.text).toMatch(/^No problem found with the reply "srv-db-04 \(db-primary\) is protected\. .*": 6 checks ran on this turn and found nothing\. That is not proof it is right\.$/);
   });
 });
 
