@@ -47,6 +47,8 @@ export interface Finding {
   /** Check-specific classification, e.g. `assistant-only` | `nowhere` for unsupported-argument. */
   grounding?: string;
   conversationId?: string;
+  /** The tenant of the span it was found on (set by the core; the service scopes findings by it). */
+  tenant?: string;
 }
 
 /** Per-check accounting for one turn: "no findings" must never read as "all checked". */

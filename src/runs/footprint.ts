@@ -4,6 +4,7 @@
 // Must never do I/O: callers hand it data and apply what it returns.
 
 import { spanKey, type LogData, type SpanData } from '../model/telemetry.js';
+import { tenantOfResource } from '../model/tenant.js';
 import { DiagnosticList } from '../model/diagnostics.js';
 import type { CheckTally, Finding } from '../model/finding.js';
 import type { ModelEvent, SpanToolDeclaration } from '../model/agent.js';
@@ -65,7 +66,10 @@ export class FootprintCore {
    * read, turn, findings written and the tallies of the turn not yet reported.
    */
   private readonly traces: BoundedMap<TraceRecord>;
-  /** span key -> log records that arrived before their span. */
+  /**
+   * span key -> log records that arrived before their span (of any tenant: the span's own tenant's
+   * join it, the others' are refused when it arrives).
+   */
   private readonly pendingLogs: BoundedMap<LogData[]>;
   /** span key -> an inference span that passed with no content; its log records may still come. */
   private readonly awaitingContent: BoundedMap<AwaitingContent>;
@@ -77,9 +81,10 @@ export class FootprintCore {
   /** Span keys re-read in the current call because their content came late. */
   private lateInCall: ReadonlySet<string> = new Set();
   /**
-   * span key -> what the core added to it. A span seen again (an exporter's retry after a failed
-   * downstream export) gets the same additions and is not analysed twice: re-reading it would
-   * count its requests twice in the conversation's state.
+   * tenant + span key -> what the core added to it. A span seen again (an exporter's retry after a
+   * failed downstream export) gets the same additions and is not analysed twice: re-reading it
+   * would count its requests twice in the conversation's state. Keyed by tenant too, so another
+   * tenant sending a span with the same ids first cannot pass for it.
    */
   private readonly processedSpans: BoundedMap<SpanAnnotation | null>;
   /** tenant + tool name -> declarations carried on spans by footprint's helpers. */
@@ -214,6 +219,7 @@ export class FootprintCore {
       }
       for (const c of r.carriers) result.carriers.push(c);
       for (const f of r.findings) result.findings.push(f);
+      if (r.foreignLogs) result.foreignLogs = [...(result.foreignLogs ?? []), ...r.foreignLogs];
     }
   }
 
@@ -229,26 +235,49 @@ export class FootprintCore {
         fresh.push(s);
         continue;
       }
-      const before = this.processedSpans.get(key);
+      const before = this.processedSpans.get(this.rememberKey(s));
       if (before === undefined) fresh.push(s);
       else if (before !== null) result.annotations.set(key, { events: [...before.events], attributes: { ...before.attributes } });
     }
 
     // 1. Log records: joined to spans of this batch, to spans that passed earlier without content
-    //    (re-read now, findings go on carrier spans), or kept until their span arrives.
+    //    (re-read now, findings go on carrier spans), or kept until their span arrives; only ever
+    //    to a span of their own tenant. A record naming a span of another tenant is refused for
+    //    the join (result.foreignLogs), whichever came first.
     const logsBySpan = groupLogsBySpan(input.logs ?? [], limits, diagnostics);
+    const foreign: LogData[] = [];
+    /** The records of `tenant` among `logs`; the others are refused. */
+    const ownOf = (logs: readonly LogData[], tenant: string): LogData[] => {
+      const own = logs.filter((l) => this.tenantOfLog(l) === tenant);
+      if (own.length < logs.length) for (const l of logs) if (this.tenantOfLog(l) !== tenant) foreign.push(l);
+      return own;
+    };
     const lateSpans: SpanData[] = [];
+    const lateLogs = new Map<string, LogData[]>();
     for (const [key, logs] of logsBySpan) {
       if (inBatch.has(key)) continue;
       const awaiting = this.awaitingContent.get(key);
       if (awaiting) {
+        const own = ownOf(logs, tenantOf(awaiting.span, tenantAttribute));
+        if (own.length === 0) continue;
         this.awaitingContent.delete(key);
         this.cacheBytes -= approxBytes(awaiting.span);
         lateSpans.push(awaiting.span);
+        lateLogs.set(key, own);
         continue;
       }
       const pending = this.pendingLogs.get(key) ?? [];
-      const added = logs.slice(0, Math.max(0, limits.maxLogsPerSpan - pending.length));
+      // The bound on records per span holds per tenant: another tenant's records cannot crowd out the span's own.
+      const held = new Map<string, number>();
+      for (const l of pending) held.set(this.tenantOfLog(l), (held.get(this.tenantOfLog(l)) ?? 0) + 1);
+      const added: LogData[] = [];
+      for (const l of logs) {
+        const t = this.tenantOfLog(l);
+        const n = held.get(t) ?? 0;
+        if (n >= limits.maxLogsPerSpan) continue;
+        held.set(t, n + 1);
+        added.push(l);
+      }
       pending.push(...added);
       this.cacheBytes += logsBytes(added);
       this.pendingLogs.set(key, pending);
@@ -276,17 +305,22 @@ export class FootprintCore {
     };
     for (const span of fresh) {
       const key = spanKey(span);
-      let logs = logsBySpan.get(key) ?? [];
+      const tenant = tenantOf(span, tenantAttribute);
+      let logs = ownOf(logsBySpan.get(key) ?? [], tenant);
       const pending = this.pendingLogs.peek(key);
       if (pending) {
         this.pendingLogs.delete(key);
         this.cacheBytes -= logsBytes(pending);
-        logs = [...pending, ...logs];
+        logs = [...ownOf(pending, tenant), ...logs];
       }
       read(span, logs);
     }
     this.lateInCall = new Set(lateSpans.map(spanKey));
-    for (const span of lateSpans) read(span, logsBySpan.get(spanKey(span)) ?? []);
+    for (const span of lateSpans) read(span, lateLogs.get(spanKey(span)) ?? []);
+    if (foreign.length > 0) {
+      result.foreignLogs = [...(result.foreignLogs ?? []), ...foreign];
+      diagnostics.report({ level: 'warn', code: 'logs.span-of-another-tenant', message: `${foreign.length} log record(s) name a span of another tenant (resource attribute ${tenantAttribute}); they are not joined to it` });
+    }
 
     // 3. Conversation ids: from the event itself, else from any span of its trace.
     for (const ev of events) {
@@ -353,10 +387,11 @@ export class FootprintCore {
       const ann = result.annotations.get(key);
       const remembered = ann ? { events: [...ann.events], attributes: { ...ann.attributes } } : agentSpanKeys.has(key) ? null : undefined;
       if (remembered === undefined) continue;
-      const before = this.processedSpans.peek(key);
-      if (before !== undefined) this.cacheBytes -= rememberedBytes(key, before);
-      this.processedSpans.set(key, remembered);
-      this.cacheBytes += rememberedBytes(key, remembered);
+      const rk = this.rememberKey(span);
+      const before = this.processedSpans.peek(rk);
+      if (before !== undefined) this.cacheBytes -= rememberedBytes(rk, before);
+      this.processedSpans.set(rk, remembered);
+      this.cacheBytes += rememberedBytes(rk, remembered);
     }
     this.boundCaches();
 
@@ -405,6 +440,15 @@ export class FootprintCore {
       const rows = dispositionRows(CHECK_CATALOG, this.talliesOf(traceId)).map((r) => ({ ...r, findings: written?.get(r.check) ?? 0 }));
       annotationFor(result, target.key).events.push(this.dispositions.event(rows, llmRequests, target.time, limits.maxWrittenAttributeBytes));
     }
+  }
+
+  /** The processedSpans key of a span: its tenant and its ids. */
+  private rememberKey(span: SpanData): string {
+    return `${tenantOf(span, this.config.tenantAttribute)}\u0000${spanKey(span)}`;
+  }
+
+  private tenantOfLog(log: LogData): string {
+    return tenantOfResource(log.resource, this.config.tenantAttribute);
   }
 
   /** The window memo slot of a span's conversation (by its id, else its trace's, else the trace). */
@@ -464,6 +508,7 @@ export class FootprintCore {
     const outcome = ev.kind === 'llm-request' ? checkRequest(this.seamContext(), state, ev) : checkExecution(this.seamContext(), state, ev);
     this.addTallies(ev.span.traceId, outcome.tallies);
     if (ev.conversationId) for (const f of outcome.findings) f.conversationId = ev.conversationId;
+    for (const f of outcome.findings) f.tenant = ev.tenant;
     const { limits } = this.config;
     if (outcome.events.length > 0) annotationFor(result, spanKey(ev.span)).events.push(...outcome.events);
     if (outcome.externalGroundsUsed.length > 0) {

@@ -49,6 +49,11 @@ export interface ProcessResult {
   carriers: SpanData[];
   findings: Finding[];
   diagnostics: Diagnostic[];
+  /**
+   * Log records refused for the join in this call because they name a span of another tenant
+   * (of this call's input, or waiting since an earlier one); absent when none.
+   */
+  foreignLogs?: LogData[];
 }
 
 export interface CoreStats {

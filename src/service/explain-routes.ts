@@ -24,6 +24,7 @@ import { CONVERSATION_ID_KEYS } from '../conventions/conversation-keys.js';
 import { ATTR_CARRIER_SUBJECT_SPAN_ID, ATTR_EXPLAIN_URL, ATTR_FINDING_ID, CARRIER_SPAN_NAME, EVENT_FINDING } from '../findings/names.js';
 import type { CoreLike } from './pipeline.js';
 import * as N from './names.js';
+import { ownTenantLogs } from './tenant-scope.js';
 
 interface Kept {
   spans: SpanData[];
@@ -179,7 +180,8 @@ export function explainingCore(core: CoreLike, store: ExplainStore, o: ExplainSe
       const result = core.process(input);
       try {
         if (o.publicUrl) addExplainUrls(input, result, o);
-        store.add(annotatedSpans(input.spans, result), input.logs ?? []);
+        const foreign = new Set(result.foreignLogs ?? []);
+        store.add(annotatedSpans(input.spans, result), foreign.size ? (input.logs ?? []).filter((l) => !foreign.has(l)) : input.logs ?? []);
       } catch {
         // Explaining is secondary: a failure here never costs the batch its analysis.
       }
@@ -261,7 +263,7 @@ export function handleExplain(req: IncomingMessage, res: ServerResponse, url: UR
     fail(400, `trace ${traceId} holds spans of ${tenants.length} tenants: name one with ?tenant=`);
     return true;
   }
-  const e = explainTrace({ traceId, spans: record.spans, logs: record.logs }, { ...(o.declarations ? { declarations: o.declarations } : {}), redaction: o.redaction, tenantAttribute: o.tenantAttribute, tenant });
+  const e = explainTrace({ traceId, spans: record.spans, logs: ownTenantLogs(record.spans, record.logs, o.tenantAttribute) }, { ...(o.declarations ? { declarations: o.declarations } : {}), redaction: o.redaction, tenantAttribute: o.tenantAttribute, tenant });
   if (api) json(200, { ...e, ...(record.cut ? { incomplete: 'spans or log records past the per-trace bound were not kept' } : {}) });
   else sendText(res, 200, pageHeaders(), renderPage([e]));
   return true;

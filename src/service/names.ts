@@ -77,3 +77,6 @@ export const M_STATE_STORE_OPS = 'footprint_state_store_operations_total';
 export const M_STATE_STORE_SECONDS = 'footprint_state_store_duration_seconds';
 export const M_STATE_UNAVAILABLE = 'footprint_state_unavailable_turns_total';
 export const M_STATE_STORE_UP = 'footprint_state_store_up';
+
+// ---- Issue 31 (tenants, admission, state guarantees) ----
+export const M_LOGS_UNJOINED = 'footprint_log_records_unjoined_total';

@@ -100,6 +100,8 @@ interface Prepared {
   bytes: number;
   /** The onward trace export, encoded once, as pieces (onward.ts); absent: spansOut is encoded by the downstream. */
   payload?: Pieces;
+  /** Log records of this batch refused for the join: they name a span of another tenant. */
+  foreignLogs: number;
 }
 
 export interface PipelineDeps {
@@ -241,7 +243,8 @@ export class Pipeline {
 
     const own = batch.signal === 'traces' ? batch.spans.length : batch.logs.length;
     const notes = batch.tally ? tallyMessage(batch.tally) : undefined;
-    let partial: PartialSuccess | undefined = batch.rejected > 0 || notes ? { rejected: batch.rejected, errorMessage: [batch.rejected > 0 ? rejectMessage(batch) : '', notes ?? ''].filter(Boolean).join('; ') } : undefined;
+    const foreign = prepared.foreignLogs > 0 ? foreignMessage(prepared.foreignLogs, d.config.tenantAttribute) : '';
+    let partial: PartialSuccess | undefined = batch.rejected > 0 || notes || foreign ? { rejected: batch.rejected, errorMessage: [batch.rejected > 0 ? rejectMessage(batch) : '', foreign, notes ?? ''].filter(Boolean).join('; ') } : undefined;
     if (batch.rejected > 0) {
       if (batch.signal === 'traces') m.spansRejected.inc({ reason: 'invalid-span' }, batch.rejected);
       else m.logsRejected.inc({ reason: 'invalid-record' }, batch.rejected);
@@ -414,6 +417,11 @@ export class Pipeline {
     const result = d.core.process(input);
     if (held) await d.state!.after(held, input, result);
     this.logDiagnostics([...batch.diagnostics, ...result.diagnostics]);
+    // Records naming another tenant's span: refused for the join (the core), counted here; those
+    // of this batch are said in its answer. (Others waited since an earlier batch.)
+    const foreignLogs = new Set(result.foreignLogs ?? []);
+    if (foreignLogs.size) m.logsUnjoined.inc({ reason: 'span-of-another-tenant' }, foreignLogs.size);
+    const ownForeign = foreignLogs.size ? logs.filter((l) => foreignLogs.has(l)).length : 0;
 
     const spansOut: Prepared['spansOut'] = spans.map((item) => {
       const ann = result.annotations.get(spanKey(item.span));
@@ -434,12 +442,12 @@ export class Pipeline {
     for (const [t, n] of traces) d.store.touch(t, n, 0, [...(tenantsIn.get(t) ?? [])]);
     if (batch.signal === 'logs') {
       const lt = new Map<string, number>();
-      for (const l of logs) if (l.traceId) lt.set(l.traceId, (lt.get(l.traceId) ?? 0) + 1);
+      for (const l of logs) if (l.traceId && !foreignLogs.has(l)) lt.set(l.traceId, (lt.get(l.traceId) ?? 0) + 1);
       for (const [t, n] of lt) d.store.touch(t, 0, n);
     }
     for (const f of result.findings) {
       m.findings.inc({ kind: f.kind, seam: f.seam });
-      const view = d.store.add(f, tenantOf.get(spanKey(f.span)));
+      const view = d.store.add(f, f.tenant ?? tenantOf.get(spanKey(f.span)));
       if (!d.downstream && d.config.embedded.print) d.stdout(findingLine(view));
     }
     const evaluations = d.config.evaluations && d.downstream?.hasLogs ? result.findings.map((f) => this.evaluationRecord(f, spans)) : [];
@@ -454,7 +462,7 @@ export class Pipeline {
       ? onwardTracePayload({ layout, spans, annotations: result.annotations, carriers: result.carriers, spansOut, json })
       : undefined;
     if (!payload && d.downstream) readWhole();
-    return { spansOut, evaluations, findings: result.findings.length, done: { traces: spansOut.length === 0, logs: batch.signal !== 'logs', evaluations: evaluations.length === 0 }, at: this.now(), bytes: batch.body.byteLength, ...(payload ? { payload } : {}) };
+    return { spansOut, evaluations, findings: result.findings.length, foreignLogs: ownForeign, done: { traces: spansOut.length === 0, logs: batch.signal !== 'logs', evaluations: evaluations.length === 0 }, at: this.now(), bytes: batch.body.byteLength, ...(payload ? { payload } : {}) };
   }
 
   /** The GenAI conventions' gen_ai.evaluation.result event for one finding, parented to its span. */
@@ -542,6 +550,10 @@ function mergePartial(a: PartialSuccess | undefined, b: PartialSuccess): Partial
   if (!a) return b;
   const msg = [a.errorMessage, b.errorMessage].filter(Boolean).join('; ');
   return { rejected: a.rejected + b.rejected, ...(msg ? { errorMessage: fitBytes(msg, 1000) } : {}) };
+}
+
+function foreignMessage(n: number, tenantAttribute: string): string {
+  return `${n} log record${n === 1 ? ' names' : 's name'} a span of another tenant (resource attribute ${tenantAttribute}): not joined to it (forwarded unchanged)`;
 }
 
 function rejectMessage(batch: Batch): string {
