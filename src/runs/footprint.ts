@@ -506,6 +506,7 @@ export class FootprintCore {
     }
     const state = this.conversations.get(conversationKey(ev.tenant, ev.conversationId, ev.span.traceId));
     const outcome = ev.kind === 'llm-request' ? checkRequest(this.seamContext(), state, ev) : checkExecution(this.seamContext(), state, ev);
+    if (ev.kind === 'llm-request') this.conversations.recordRequestId(state, spanKey(ev.span));
     this.addTallies(ev.span.traceId, outcome.tallies);
     if (ev.conversationId) for (const f of outcome.findings) f.conversationId = ev.conversationId;
     for (const f of outcome.findings) f.tenant = ev.tenant;

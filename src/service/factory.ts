@@ -224,6 +224,7 @@ class FootprintService implements ServiceComponent {
     await this.pipeline.drain((this.config.downstream?.timeoutMs ?? 1000) + 2000);
     await closing;
     await this.shared?.sync.flush(1000);
+    this.shared?.sync.stop();
     await this.shared?.store.close();
     await this.downstream?.shutdown();
     this.state = 'stopped';

@@ -33,6 +33,7 @@ import { tenantOfSpan } from '../explain/record.js';
 import type { ServiceMetrics, Transport } from './metrics.js';
 import * as N from './names.js';
 import type { StateHook } from '../state/hook.js';
+import type { BatchStateHold, StateSettle } from '../state/sync.js';
 
 /** What the service needs of a core (FootprintCore satisfies it). */
 export interface CoreLike {
@@ -102,6 +103,8 @@ interface Prepared {
   payload?: Pieces;
   /** Log records of this batch refused for the join: they name a span of another tenant. */
   foreignLogs: number;
+  /** The shared state this batch read and wrote (with a state store); settled once its writes are stored or covered. */
+  state?: { hold: BatchStateHold; settled: boolean };
 }
 
 export interface PipelineDeps {
@@ -238,8 +241,29 @@ export class Pipeline {
     const m = d.metrics;
     this.expireReplay();
     let prepared = this.replay.get(key);
-    if (prepared) m.exportRetries.inc({ signal: batch.signal });
-    else prepared = await this.prepare(batch);
+    let settling: Promise<StateSettle> | undefined;
+    if (prepared) {
+      m.exportRetries.inc({ signal: batch.signal });
+      if (prepared.state && !prepared.state.settled) settling = d.state!.retry(prepared.state.hold);
+    } else {
+      const p = await this.prepare(batch);
+      prepared = p.prepared;
+      settling = p.settling;
+    }
+    // Conversation state first: a batch is exported and acknowledged only once what it taught the
+    // shared store is stored, or its absence is visible to every reader (src/state/sync.ts).
+    if (settling) {
+      const s = await settling;
+      if (s === 'unstored') {
+        this.remember(key, prepared);
+        m.batches.inc({ signal: batch.signal, transport: batch.transport, outcome: 'state-unstored' });
+        m.retryResponses.inc({ status: '503' });
+        const message = 'conversation state could not be stored in time (the state store is slow or not taking writes); retry';
+        d.log('warn', `${batch.signal} batch not acknowledged (503, Retry-After ${RETRY_AFTER_BUSY_S}): ${message}; the sender keeps it`);
+        return { status: 'unavailable', retryAfterSeconds: RETRY_AFTER_BUSY_S, message };
+      }
+      prepared.state!.settled = true;
+    }
 
     const own = batch.signal === 'traces' ? batch.spans.length : batch.logs.length;
     const notes = batch.tally ? tallyMessage(batch.tally) : undefined;
@@ -398,8 +422,8 @@ export class Pipeline {
     }
   }
 
-  /** Runs the core once per distinct batch and builds what is to be sent. */
-  private async prepare(batch: Batch): Promise<Prepared> {
+  /** Runs the core once per distinct batch and builds what is to be sent (and the state writes' settling, with a store). */
+  private async prepare(batch: Batch): Promise<{ prepared: Prepared; settling?: Promise<StateSettle> }> {
     const { d } = this;
     const m = d.metrics;
     const cap = d.config.limits.spansPerBatch;
@@ -415,7 +439,8 @@ export class Pipeline {
     // Shared conversation state: read before, written after, each wait bounded (src/state/sync.ts).
     const held = d.state ? await d.state.before(input) : undefined;
     const result = d.core.process(input);
-    if (held) await d.state!.after(held, input, result);
+    // Marks the result's dispositions now; the writes settle while the rest is built.
+    const settling = held ? d.state!.after(held, input, result) : undefined;
     this.logDiagnostics([...batch.diagnostics, ...result.diagnostics]);
     // Records naming another tenant's span: refused for the join (the core), counted here; those
     // of this batch are said in its answer. (Others waited since an earlier batch.)
@@ -462,7 +487,8 @@ export class Pipeline {
       ? onwardTracePayload({ layout, spans, annotations: result.annotations, carriers: result.carriers, spansOut, json })
       : undefined;
     if (!payload && d.downstream) readWhole();
-    return { spansOut, evaluations, findings: result.findings.length, foreignLogs: ownForeign, done: { traces: spansOut.length === 0, logs: batch.signal !== 'logs', evaluations: evaluations.length === 0 }, at: this.now(), bytes: batch.body.byteLength, ...(payload ? { payload } : {}) };
+    const prepared: Prepared = { spansOut, evaluations, findings: result.findings.length, foreignLogs: ownForeign, done: { traces: spansOut.length === 0, logs: batch.signal !== 'logs', evaluations: evaluations.length === 0 }, at: this.now(), bytes: batch.body.byteLength, ...(payload ? { payload } : {}), ...(held ? { state: { hold: held, settled: false } } : {}) };
+    return settling ? { prepared, settling } : { prepared };
   }
 
   /** The GenAI conventions' gen_ai.evaluation.result event for one finding, parented to its span. */
