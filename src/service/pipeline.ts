@@ -290,8 +290,11 @@ export class Pipeline {
     let retryAfter: number | undefined;
     /** A permanent refusal of the sender's own data: the final answer. */
     let refusal: { httpStatus: number; message: string } | undefined;
+    /** Failures our own backlog caused, not the downstream (said apart). */
+    let backlog = 0;
     const fail = (part: string, o: Extract<ExportOutcome, { ok: false }>, mine: boolean, what: () => void) => {
-      m.exportFailures.inc({ signal: part === 'traces' ? 'traces' : 'logs', reason: o.status ? `http-${o.status}` : 'error' });
+      m.exportFailures.inc({ signal: part === 'traces' ? 'traces' : 'logs', reason: o.status ? `http-${o.status}` : o.cause === 'backlog' ? 'backlog' : 'error' });
+      if (o.cause === 'backlog') backlog++;
       // 401/403/404: a wrong downstream token or path, which the operator can fix. Dropping the
       // data for it would be worse than holding it: retryable, said once per status, counted.
       const misconfigured = !o.retryable && (o.status === 401 || o.status === 403 || o.status === 404);
@@ -400,7 +403,7 @@ export class Pipeline {
       this.remember(key, prepared);
       m.batches.inc({ signal: batch.signal, transport: batch.transport, outcome: 'export-failed' });
       m.retryResponses.inc({ status: '503' });
-      const message = `downstream export failed: ${failures.join('; ')}`;
+      const message = backlog === failures.length ? `export not completed, this service is busy (not a downstream failure): ${failures.join('; ')}` : `downstream export failed: ${failures.join('; ')}`;
       const seconds = retryAfter ?? RETRY_AFTER_DOWNSTREAM_S;
       d.log('warn', `${batch.signal} batch not acknowledged (503, Retry-After ${seconds}): ${message}; the sender keeps it and retries`);
       return { status: 'unavailable', retryAfterSeconds: seconds, message: fitBytes(message, 1000) };
