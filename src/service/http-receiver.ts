@@ -87,7 +87,12 @@ export class HttpReceiver {
     this.route(N.PATH_METRICS, {
       method: 'GET',
       auth: true,
-      handle: async (_q, res) => {
+      handle: async (req, res) => {
+        // The series are the whole service's (findings by kind, every tenant's traffic): a token
+        // bound to some tenants is refused rather than shown the others' (issue 31).
+        if (this.accessOf(req).tenants !== undefined) {
+          return sendStatus(res, 403, 'json', RPC.PERMISSION_DENIED, '/metrics covers every tenant: it is served only to a token that sees every tenant (auth.token, or a token whose tenants include "*")');
+        }
         const { contentType, body } = await this.d.metrics.text();
         send(res, 200, contentType, body);
       },
