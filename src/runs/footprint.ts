@@ -38,6 +38,7 @@ import { traceChunks } from './trace-chunks.js';
 import { rebuildMastraWindows } from '../conventions/mastra-1x.js';
 
 import { conversationStateAccess, type ConversationStateAccess } from './state-access.js';
+import { retainedBytes } from './retained-bytes.js';
 import { TRACE_RECORD_BYTES, TraceRecord, addTally, countWritten, negated, noteFinding, talliesOfRecord, traceRecordPartsBytes } from './trace-record.js';
 
 export type { Redaction, FootprintOptions, SpanAnnotation, ProcessInput, ProcessResult, CoreStats, ResolvedOptions } from './options.js';
@@ -101,6 +102,8 @@ export class FootprintCore {
    * conversations.
    */
   private cacheBytes = 0;
+  /** Spans and records waiting for each other dropped by the byte bound (boundCaches). */
+  private waitingEvicted = 0;
 
   constructor(options: FootprintOptions & { now?: () => number } = {}) {
     this.config = resolveOptions(options);
@@ -165,6 +168,7 @@ export class FootprintCore {
       conversations: this.conversations.size,
       stateBytes: this.conversations.bytes + this.cachesBytes(),
       evictedConversations: this.conversations.evicted,
+      waitingEvicted: this.waitingEvicted,
       findingsByKind: { ...this.findingsByKind },
     };
   }
@@ -174,11 +178,21 @@ export class FootprintCore {
     return this.cacheBytes + this.traces.size * TRACE_RECORD_BYTES + this.spanDeclarations.size * SPAN_DECLARATION_BYTES + this.windows.bytes;
   }
 
-  /** Keeps the caches within their share of the state bound (oldest remembered spans go first). */
-  private boundCaches(): void {
+  /**
+   * Keeps the caches within their share of the state bound: oldest remembered spans go first, then
+   * the oldest records waiting for their span and spans waiting for their records (their content
+   * is then not joined: the turn keeps its "content not captured"), each counted in cacheEvictions.
+   */
+  private boundCaches(diagnostics?: DiagnosticList): void {
     const share = this.config.limits.maxStateBytes / 4;
     while (this.cacheBytes > share && this.processedSpans.evictOldest()) {
       /* onEvict subtracts */
+    }
+    let waiting = 0;
+    while (this.cacheBytes > share && (this.pendingLogs.evictOldest() || this.awaitingContent.evictOldest())) waiting++;
+    if (waiting > 0) {
+      this.waitingEvicted += waiting;
+      diagnostics?.report({ level: 'warn', code: 'state.waiting-evicted', message: `${waiting} span(s) waiting for their log records (or records waiting for their span) were dropped to keep the caches within limits.maxStateBytes / 4 (${share} bytes); their content will not be joined` });
     }
     this.conversations.enforceTotal();
   }
@@ -241,13 +255,15 @@ export class FootprintCore {
     }
 
     // 1. Log records: joined to spans of this batch, to spans that passed earlier without content
-    //    (re-read now, findings go on carrier spans), or kept until their span arrives; only ever
-    //    to a span of their own tenant. A record naming a span of another tenant is refused for
-    //    the join (result.foreignLogs), whichever came first.
+    //    (re-read now, findings go on carrier spans), or kept until their span arrives. With
+    //    logJoin `own-tenant` (the service), only ever to a span of their own tenant: a record
+    //    naming a span of another tenant is refused for the join (result.foreignLogs), whichever
+    //    came first.
     const logsBySpan = groupLogsBySpan(input.logs ?? [], limits, diagnostics);
     const foreign: LogData[] = [];
     /** The records of `tenant` among `logs`; the others are refused. */
     const ownOf = (logs: readonly LogData[], tenant: string): LogData[] => {
+      if (this.config.logJoin === 'any-tenant') return logs as LogData[];
       const own = logs.filter((l) => this.tenantOfLog(l) === tenant);
       if (own.length < logs.length) for (const l of logs) if (this.tenantOfLog(l) !== tenant) foreign.push(l);
       return own;
@@ -268,11 +284,12 @@ export class FootprintCore {
       }
       const pending = this.pendingLogs.get(key) ?? [];
       // The bound on records per span holds per tenant: another tenant's records cannot crowd out the span's own.
+      const tenantKey = (l: LogData) => (this.config.logJoin === 'any-tenant' ? '' : this.tenantOfLog(l));
       const held = new Map<string, number>();
-      for (const l of pending) held.set(this.tenantOfLog(l), (held.get(this.tenantOfLog(l)) ?? 0) + 1);
+      for (const l of pending) held.set(tenantKey(l), (held.get(tenantKey(l)) ?? 0) + 1);
       const added: LogData[] = [];
       for (const l of logs) {
-        const t = this.tenantOfLog(l);
+        const t = tenantKey(l);
         const n = held.get(t) ?? 0;
         if (n >= limits.maxLogsPerSpan) continue;
         held.set(t, n + 1);
@@ -393,7 +410,7 @@ export class FootprintCore {
       this.processedSpans.set(rk, remembered);
       this.cacheBytes += rememberedBytes(rk, remembered);
     }
-    this.boundCaches();
+    this.boundCaches(diagnostics);
 
     // 8. Annotations for spans not in this batch become carrier spans in the same trace.
     for (const [key, ann] of result.annotations) {
@@ -558,27 +575,8 @@ export class FootprintCore {
 /** Estimated bytes of one span declaration entry (its key, the map slot; the declaration is shared). */
 const SPAN_DECLARATION_BYTES = 256;
 
-/** Rough bytes a value holds (UTF-16 strings plus bookkeeping, like the conversations' estimate). Bounded walk. */
-function approxBytes(v: unknown): number {
-  let bytes = 0;
-  const stack: unknown[] = [v];
-  let visited = 0;
-  while (stack.length > 0 && visited++ < 100_000) {
-    const x = stack.pop();
-    if (typeof x === 'string') bytes += x.length * 2 + 16;
-    else if (x instanceof Uint8Array) bytes += x.byteLength + 64;
-    else if (x !== null && typeof x === 'object') {
-      bytes += 32;
-      if (Array.isArray(x)) for (const c of x) stack.push(c);
-      else
-        for (const k in x as Record<string, unknown>) {
-          bytes += k.length * 2 + 16;
-          stack.push((x as Record<string, unknown>)[k]);
-        }
-    } else bytes += 16;
-  }
-  return bytes;
-}
+/** Bytes a cached value holds (retained-bytes.ts: every value walked, no cap). */
+const approxBytes = retainedBytes;
 
 function logsBytes(logs: readonly LogData[]): number {
   let n = 0;

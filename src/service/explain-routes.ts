@@ -25,6 +25,7 @@ import { ATTR_CARRIER_SUBJECT_SPAN_ID, ATTR_EXPLAIN_URL, ATTR_FINDING_ID, CARRIE
 import type { CoreLike } from './pipeline.js';
 import * as N from './names.js';
 import { ownTenantLogs } from './tenant-scope.js';
+import { retainedBytes } from '../runs/retained-bytes.js';
 
 interface Kept {
   spans: SpanData[];
@@ -36,24 +37,8 @@ interface Kept {
   cut: boolean;
 }
 
-function approxBytes(v: unknown): number {
-  let bytes = 0;
-  const stack: unknown[] = [v];
-  let visited = 0;
-  while (stack.length > 0 && visited++ < 200_000) {
-    const x = stack.pop();
-    if (typeof x === 'string') bytes += x.length * 2 + 16;
-    else if (x instanceof Uint8Array) bytes += x.byteLength + 64;
-    else if (x !== null && typeof x === 'object') {
-      bytes += 32;
-      for (const k in x as Record<string, unknown>) {
-        bytes += k.length * 2 + 16;
-        stack.push((x as Record<string, unknown>)[k]);
-      }
-    } else bytes += 16;
-  }
-  return bytes;
-}
+/** Bytes a kept span or record holds: every value walked, no cap (issue 31; src/runs/retained-bytes.ts). */
+const approxBytes = retainedBytes;
 
 type ExplainLimits = Record<keyof typeof EXPLAIN_LIMITS, number>;
 

@@ -154,6 +154,8 @@ class FootprintService implements ServiceComponent {
       redaction: config.redaction,
       tenantAttribute: config.tenantAttribute,
       checks: config.checks,
+      // One tenant's log records never join another's spans (issue 31).
+      logJoin: 'own-tenant' as const,
     };
     const explainOptions = { ...(declarations ? { declarations } : {}), redaction: config.redaction, tenantAttribute: config.tenantAttribute, publicUrl: config.publicUrl };
     const explained = new ExplainStore();

@@ -139,3 +139,20 @@ describe("a tenant's log records never join another tenant's spans", () => {
     expect(metricSum(m, 'footprint_log_records_unjoined_total', 'reason="span-of-another-tenant"')).toBe(perTrace * 2 + 1);
   });
 });
+
+describe('the core\'s log join option', () => {
+  it('own-tenant (the service) refuses another tenant\'s records; any-tenant (in process, files) joins them as before', async () => {
+    const { FootprintCore } = await import('../../src/runs/footprint.js');
+    const b = retraced(LIB);
+    const spans = under(b.spans, 'tenant-b');
+    const logs = under(b.logs, 'unknown_service:node');
+    const own = new FootprintCore({ logJoin: 'own-tenant' });
+    own.process({ spans });
+    expect(own.process({ spans: [], logs }).foreignLogs?.length).toBe(logs.length);
+    const any = new FootprintCore({});
+    any.process({ spans });
+    const r = any.process({ spans: [], logs });
+    expect(r.foreignLogs).toBeUndefined();
+    expect(r.carriers.length).toBeGreaterThan(0);
+  });
+});
