@@ -2,11 +2,14 @@
 // opentelemetry.proto.collector.trace.v1.TraceService/Export and logs.v1.LogsService/Export on
 // grpcListen, sharing the HTTP receiver's pipeline. Messages are taken as raw bytes and decoded
 // with src/otlp/proto.ts; grpc-js handles gzip message compression and the size bound.
-// Connections are ours: a plain TCP listener takes each socket, holds the count to
-// limits.grpcConnections (past it, a new socket is closed at once, counted and logged), closes a
-// socket silent for limits.grpcIdleMs, and hands the rest to grpc-js through its connection
-// injector; grpc-js then closes sessions with no call for grpcIdleMs and pings every
-// grpcKeepaliveMs (a peer that does not answer is dropped).
+// Connections are ours: a plain TCP listener takes each socket and holds them to
+// limits.grpcConnections with the HTTP receiver's ConnectionGuard (issue 31): at the bound an idle
+// connection (no call in progress) is closed to make room, one that never carried an authenticated
+// call first, so idle or unauthenticated HTTP/2 sessions cannot lock a new channel out; while every
+// connection is in a call, limits.reservedConnections more are taken, and a call on one of those
+// is served only if it is authenticated (with auth on). It closes a socket silent for
+// limits.grpcIdleMs and hands the rest to grpc-js through its connection injector; grpc-js then
+// closes sessions with no call for grpcIdleMs and pings every grpcKeepaliveMs.
 // Must never acknowledge a batch the pipeline has not, never throw out of a handler, and never
 // hold more sockets than its limit.
 
@@ -21,6 +24,7 @@ import { encodeLogsResponseProto, encodeTraceResponseProto } from '../otlp/proto
 import { GRPC_LOGS_EXPORT_PATH, GRPC_TRACE_EXPORT_PATH } from '../otlp/otlp-schema.js';
 import * as N from './names.js';
 import { foreignTenantsOf, foreignTenantsMessage } from './tenant-scope.js';
+import { ConnectionGuard } from './connections.js';
 
 const raw = {
   requestSerialize: (b: Buffer) => b,
@@ -42,23 +46,27 @@ export interface GrpcReceiverDeps {
 
 /** How long a keepalive ping may go unanswered before the connection is dropped. */
 const KEEPALIVE_TIMEOUT_MS = 10_000;
-/** At most one "connections refused" log line per this many ms. */
-const REFUSED_LOG_MS = 60_000;
 
 export class GrpcReceiver {
   private server: grpc.Server | null = null;
   private tcp: TcpServer | null = null;
-  private readonly sockets = new Set<Socket>();
-  private refusedLoggedAt = 0;
-  /** Sockets closed at once because limits.grpcConnections were open. */
-  refused = 0;
+  /** Open sockets by peer (`address:port`, as a call's getPeer() says it). */
+  private readonly byPeer = new Map<string, Socket>();
+  private readonly guard: ConnectionGuard;
   constructor(private readonly d: GrpcReceiverDeps) {
-    d.metrics.openConnections.set('grpc', () => this.sockets.size);
+    const l = d.config.limits;
+    this.guard = new ConnectionGuard(l.grpcConnections, l.reservedConnections, d.log, Date.now, (reason) => d.metrics.connectionsClosed.inc({ transport: 'grpc', reason }), 'gRPC connections at limits.grpcConnections');
+    d.metrics.openConnections.set('grpc', () => this.guard.size);
   }
 
   /** Open gRPC connections. */
   get connections(): number {
-    return this.sockets.size;
+    return this.guard.size;
+  }
+
+  /** Sockets closed at once because every connection and reserved slot was in a call. */
+  get refused(): number {
+    return this.guard.counts.refused;
   }
 
   start(): Promise<{ host: string; port: number }> {
@@ -80,19 +88,13 @@ export class GrpcReceiver {
     this.server = server;
     const injector = server.createConnectionInjector(grpc.ServerCredentials.createInsecure());
     const tcp = createTcpServer((socket) => {
-      if (this.sockets.size >= l.grpcConnections) {
-        this.refused++;
-        socket.destroy();
-        this.d.metrics.connectionsClosed.inc({ transport: 'grpc', reason: 'refused' });
-        const now = Date.now();
-        if (now - this.refusedLoggedAt > REFUSED_LOG_MS) {
-          this.refusedLoggedAt = now;
-          this.d.log('warn', `gRPC: ${this.sockets.size} connections open (limits.grpcConnections); new ones are closed at once (${this.refused} so far)`);
-        }
-        return;
-      }
-      this.sockets.add(socket);
-      socket.once('close', () => this.sockets.delete(socket));
+      this.guard.admit(socket);
+      if (!this.guard.has(socket)) return; // refused: every connection and reserved slot is in a call
+      const peer = `${socket.remoteAddress}:${socket.remotePort}`;
+      this.byPeer.set(peer, socket);
+      socket.once('close', () => {
+        if (this.byPeer.get(peer) === socket) this.byPeer.delete(peer);
+      });
       // A socket that sends nothing (not even the HTTP/2 preface or a ping answer) is closed.
       socket.setTimeout(l.grpcIdleMs, () => socket.destroy());
       socket.on('error', () => socket.destroy());
@@ -122,8 +124,9 @@ export class GrpcReceiver {
     this.server = null;
     this.tcp = null;
     tcp?.close();
+    this.guard.stop();
     const closeAll = () => {
-      for (const socket of this.sockets) socket.destroy();
+      for (const socket of this.byPeer.values()) socket.destroy();
     };
     await new Promise<void>((resolve) => {
       const t = setTimeout(() => {
@@ -141,16 +144,27 @@ export class GrpcReceiver {
 
   private handler(signal: 'traces' | 'logs'): grpc.handleUnaryCall<Buffer, Buffer> {
     return (call, callback) => {
+      const socket = this.byPeer.get(call.getPeer());
+      const reserved = socket ? this.guard.requestStarted(socket) : false;
+      let ended = false;
+      const end = () => {
+        if (ended || !socket) return;
+        ended = true;
+        this.guard.requestEnded(socket);
+      };
       void (async () => {
         let allowed: readonly string[] | undefined;
         if (authRequired(this.d.config.auth)) {
           const h = call.metadata.get('authorization')[0];
           const access = authorize(this.d.config.auth, typeof h === 'string' ? h : h?.toString());
           if (!access.ok) {
+            // A reserved slot is for authenticated channels: an unauthenticated one gives it back.
+            if (reserved) setImmediate(() => socket?.destroy());
             return callback({ code: grpc.status.UNAUTHENTICATED, details: 'missing or wrong bearer token (authorization: Bearer <token>)' });
           }
           allowed = access.tenants;
         }
+        if (socket) this.guard.markTrusted(socket);
         const body = call.request;
         const decoded = signal === 'traces' ? decodeTraceBody(body, 'protobuf', 'grpc') : decodeLogsBody(body, 'protobuf', 'grpc', N.CONTENT_TYPE_PROTOBUF);
         if (!decoded.ok) {
@@ -175,10 +189,12 @@ export class GrpcReceiver {
         if (o.status === 'refused') return callback({ code: grpc.status.INVALID_ARGUMENT, details: o.message });
         // Both are retryable per the OTLP spec (UNAVAILABLE always is; RESOURCE_EXHAUSTED only with RetryInfo).
         callback({ code: grpc.status.UNAVAILABLE, details: o.message });
-      })().catch((e) => {
-        this.d.log('error', `gRPC handler failed: ${(e as Error)?.message ?? String(e)}`);
-        callback({ code: grpc.status.UNAVAILABLE, details: 'internal error; retry' });
-      });
+      })()
+        .catch((e) => {
+          this.d.log('error', `gRPC handler failed: ${(e as Error)?.message ?? String(e)}`);
+          callback({ code: grpc.status.UNAVAILABLE, details: 'internal error; retry' });
+        })
+        .finally(end);
     };
   }
 }

@@ -209,6 +209,8 @@ export class HttpReceiver {
       res.setHeader('Retry-After', String(RETRY_AFTER_BUSY_S));
       return sendStatus(res, 503, 'json', RPC.UNAVAILABLE, `every connection (limits.connections ${config.limits.connections}) is busy; retry`, true);
     }
+    // A connection that carried an authenticated request (any, with auth off) is evicted last.
+    if ((authOn && authed) || (!authOn && !found?.probe)) this.guard.markTrusted(socket);
     if ((!found || found.auth) && authOn && !authed) {
       req.resume();
       res.setHeader('WWW-Authenticate', 'Bearer');
