@@ -10,6 +10,7 @@
 // lose it) and parts that did go through are not sent twice. Must never drop a span silently:
 // every span not forwarded is counted with a reason and logged. Must never throw at a receiver.
 
+import { performance } from 'node:perf_hooks';
 import type { Diagnostic } from '../model/diagnostics.js';
 import type { Finding } from '../model/finding.js';
 import type { Attributes, LogData, SpanData } from '../model/telemetry.js';
@@ -33,6 +34,8 @@ import { tenantOfSpan } from '../explain/record.js';
 import type { ServiceMetrics, Transport } from './metrics.js';
 import * as N from './names.js';
 import type { StateHook } from '../state/hook.js';
+import { AdmissionBudget } from './admission.js';
+import { traceChunks } from '../runs/trace-chunks.js';
 import type { BatchStateHold, StateSettle } from '../state/sync.js';
 
 /** What the service needs of a core (FootprintCore satisfies it). */
@@ -58,6 +61,8 @@ export interface TraceBatch {
   tally?: DecodeTally;
   /** Where each span sits in `body` (protobuf only): the onward export reuses the original bytes. */
   layout?: TraceLayout;
+  /** What the batch holds once decoded (admission.ts decodedCost); default its body's length. */
+  cost?: number;
 }
 
 export interface LogsBatch {
@@ -70,6 +75,8 @@ export interface LogsBatch {
   contentType: string;
   abandoned?: () => boolean;
   tally?: DecodeTally;
+  /** What the batch holds once decoded (admission.ts decodedCost); default its body's length. */
+  cost?: number;
 }
 
 export type Batch = TraceBatch | LogsBatch;
@@ -120,10 +127,17 @@ export interface PipelineDeps {
   state?: StateHook;
 }
 
+/** Analysis time between two turns given to the event loop (a large batch is analysed trace by trace). */
+const ANALYSIS_SLICE_MS = 8;
+
 export class Pipeline {
   private active = 0;
-  /** Inflated request bytes held by batches in flight or waiting. */
+  /** Decoded cost (admission.ts) held by batches in flight or waiting. */
   private heldBytes = 0;
+  /** The one budget of bodies being read and batches held, shared by the receivers. */
+  readonly admission: AdmissionBudget;
+  /** Batches are analysed one at a time (each trace by trace, yielding between): a turn is never analysed before an earlier batch's. */
+  private analysing: Promise<void> = Promise.resolve();
   private replayBytes = 0;
   private readonly waiting: (() => void)[] = [];
   private readonly replay = new Map<string, Prepared>();
@@ -137,6 +151,16 @@ export class Pipeline {
 
   constructor(private readonly d: PipelineDeps) {
     this.now = d.now ?? Date.now;
+    this.admission = new AdmissionBudget(() => d.config.limits.queuedBytes, () => this.heldBytes);
+  }
+
+  /** True, or why a new body of decoded cost `cost` would be refused now (queue or byte budget). */
+  admits(cost: number, what: string): true | string {
+    const l = this.d.config.limits;
+    if (this.full || this.admission.readers + this.inFlight >= l.inFlightBatches + l.queuedBatches) {
+      return `queue full (${l.inFlightBatches} in flight, ${l.queuedBatches} waiting, ${this.admission.readers} being read); retry later`;
+    }
+    return this.admission.fits(cost, what);
   }
 
   get inFlight(): number {
@@ -172,11 +196,12 @@ export class Pipeline {
     if (this.active >= limits.inFlightBatches && this.waiting.length >= limits.queuedBatches) {
       return this.refuse(batch, count, 'busy', `queue full (${limits.inFlightBatches} in flight, ${limits.queuedBatches} waiting); retry later`);
     }
-    // A batch bigger than the whole byte budget still runs when nothing else is held.
-    if (this.heldBytes > 0 && this.heldBytes + batch.body.byteLength > limits.queuedBytes) {
-      return this.refuse(batch, count, 'busy', `queue holds ${this.heldBytes} bytes (limits.queuedBytes ${limits.queuedBytes}); retry later`);
+    const size = batch.cost ?? batch.body.byteLength;
+    // A batch bigger than the whole byte budget still runs when nothing else is held. (Bodies being
+    // read were admitted against the same budget; this one's reservation ends once this returns.)
+    if (this.heldBytes > 0 && this.heldBytes + size > limits.queuedBytes) {
+      return this.refuse(batch, count, 'busy', `queue holds ${this.heldBytes} bytes of decoded batches (limits.queuedBytes ${limits.queuedBytes}); retry later`);
     }
-    const size = batch.body.byteLength;
     this.heldBytes += size;
     // A finishing batch hands its slot straight to the next waiter, so `active` never passes the bound.
     if (this.active >= limits.inFlightBatches) await new Promise<void>((r) => this.waiting.push(r));
@@ -441,7 +466,7 @@ export class Pipeline {
     const input = { spans: analysed.filter((s) => !s.whole).map((s) => s.span), logs };
     // Shared conversation state: read before, written after, each wait bounded (src/state/sync.ts).
     const held = d.state ? await d.state.before(input) : undefined;
-    const result = d.core.process(input);
+    const result = await this.analyse(input);
     // Marks the result's dispositions now; the writes settle while the rest is built.
     const settling = held ? d.state!.after(held, input, result) : undefined;
     this.logDiagnostics([...batch.diagnostics, ...result.diagnostics]);
@@ -492,6 +517,46 @@ export class Pipeline {
     if (!payload && d.downstream) readWhole();
     const prepared: Prepared = { spansOut, evaluations, findings: result.findings.length, foreignLogs: ownForeign, done: { traces: spansOut.length === 0, logs: batch.signal !== 'logs', evaluations: evaluations.length === 0 }, at: this.now(), bytes: batch.body.byteLength, ...(payload ? { payload } : {}), ...(held ? { state: { hold: held, settled: false } } : {}) };
     return settling ? { prepared, settling } : { prepared };
+  }
+
+  /**
+   * core.process over the input trace by trace (as the core itself splits it), giving the event
+   * loop a turn every ANALYSIS_SLICE_MS, so health probes and other requests are answered while a
+   * large batch is analysed; one batch at a time, in the order they got here.
+   */
+  private async analyse(input: ProcessInput): Promise<ProcessResult> {
+    const turn = this.analysing;
+    let done!: () => void;
+    this.analysing = new Promise<void>((r) => (done = r));
+    await turn;
+    try {
+      const parts = traceChunks(input);
+      if (parts.length <= 1) return this.d.core.process(input);
+      const result: ProcessResult = { annotations: new Map(), carriers: [], findings: [], diagnostics: [] };
+      let slice = performance.now();
+      for (const part of parts) {
+        const r = this.d.core.process(part);
+        for (const [key, ann] of r.annotations) {
+          const before = result.annotations.get(key);
+          if (!before) result.annotations.set(key, ann);
+          else {
+            before.events.push(...ann.events);
+            Object.assign(before.attributes, ann.attributes);
+          }
+        }
+        for (const c of r.carriers) result.carriers.push(c);
+        for (const f of r.findings) result.findings.push(f);
+        for (const dg of r.diagnostics) result.diagnostics.push(dg);
+        if (r.foreignLogs) result.foreignLogs = [...(result.foreignLogs ?? []), ...r.foreignLogs];
+        if (performance.now() - slice >= ANALYSIS_SLICE_MS) {
+          await new Promise<void>((res) => setImmediate(res));
+          slice = performance.now();
+        }
+      }
+      return result;
+    } finally {
+      done();
+    }
   }
 
   /** The GenAI conventions' gen_ai.evaluation.result event for one finding, parented to its span. */
