@@ -112,11 +112,8 @@ describe('admission before reading', () => {
     clearInterval(prober);
     const refused = results.filter((r) => r.status === 429);
     const said = JSON.stringify(results.map((r) => (r.status === 'error' ? `${r.error} after ${r.answeredMs} ms, ${r.writtenAtAnswer} B` : r.status)));
-    // One body admitted (held open); the other 23 are refused from their Content-Length. On a loaded
-    // machine a refused sender still writing may see the close as a reset instead of its 429: at most one.
-    expect(results.length, said).toBe(23);
-    expect(results.every((r) => r.status === 429 || r.error === 'ECONNRESET' || r.error === 'EPIPE'), said).toBe(true);
-    expect(refused.length, said).toBeGreaterThanOrEqual(22);
+    // One body admitted (held open, then aborted here); the other 23 are refused from their Content-Length.
+    expect(refused.length, said).toBe(23);
     const times = refused.map((r) => r.answeredMs).sort((a, b) => a - b);
     // Answered from the headers: before the fix no answer came at all while a body was incomplete.
     // The time bound is generous for 2 shared CI cores (see the report for measured figures).
