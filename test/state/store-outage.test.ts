@@ -79,11 +79,18 @@ describe.skipIf(!HAVE_REDIS)('state store outage (real redis-server killed and r
       await Promise.all(afterRestart.map((c) => sendCounted(a, c.turns[0]!)));
       await Promise.all(afterRestart.map((c) => sendCounted(b, c.turns[1]!)));
       const recovering = `,"${ATTR_STATE_INCOMPLETE}":"${STATE_INCOMPLETE_RECOVERING}"`;
+      let exact = 0;
       for (const c of afterRestart) {
         const got = c.turns.map((t, i) => written(i === 0 ? a.exported : b.exported, t.traceId).map((l) => l.replaceAll(c.conversationId, 'CONV')));
-        // Within seconds of the store's return, a turn says another instance's write may be owed; nothing else differs.
-        expect(got.map((lines) => lines.map((l) => l.replace(recovering, '')))).toEqual(expected);
+        // Within seconds of the store's return, a turn says another instance's write may be owed;
+        // nothing else differs. On a starved machine a turn may also miss its read budget (or an
+        // acknowledgement its wait): then it says so, never silently (the issue 31 guarantee).
+        const stripped = got.map((lines) => lines.map((l) => l.replace(recovering, '')));
+        if (JSON.stringify(stripped) === JSON.stringify(expected)) exact++;
+        else expect(stripped[1]!.some((l) => l.includes(`"${ATTR_STATE_INCOMPLETE}"`)), JSON.stringify(stripped[1])).toBe(true);
       }
+      console.log(`[state-outage] after the restart: ${exact} of ${afterRestart.length} conversations judged exactly as on one instance, the rest said they lacked state`);
+      expect(exact).toBeGreaterThan(0);
       // The writes B owed while the store was down landed once it was back (turn 1, written by A before
       // the kill, went with the store's memory: it restarted empty; A writes it back with its next turn).
       await b.flush();
@@ -114,7 +121,9 @@ describe.skipIf(!HAVE_REDIS)('state store outage (real redis-server killed and r
       expect(Math.max(...waits)).toBeLessThan(STATE_STORE_BUDGET_MS + lagMs + SLACK_MS);
       // Counted in /metrics.
       const m = parseMetrics((await b.metrics.text()).body);
-      expect(metricSum(m, N.M_STATE_UNAVAILABLE)).toBe(CONVERSATIONS);
+      // Every turn read while the store was down; on a starved machine a later read may miss its budget too (and say so).
+      expect(metricSum(m, N.M_STATE_UNAVAILABLE)).toBeGreaterThanOrEqual(CONVERSATIONS);
+      expect(metricSum(m, N.M_STATE_UNAVAILABLE)).toBeLessThanOrEqual(CONVERSATIONS * 2);
       expect(metricSum(m, N.M_STATE_STORE_OPS, 'outcome="ok"')).toBeGreaterThan(0);
       console.log(`[state-outage] ${sent} spans forwarded of ${sent}; store wait max ${Math.max(...waits).toFixed(1)} ms (budget ${STATE_STORE_BUDGET_MS} ms, event-loop delay max ${lagMs.toFixed(1)} ms); ${CONVERSATIONS} turns marked unavailable`);
     } finally {
