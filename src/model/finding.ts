@@ -51,6 +51,8 @@ export interface Finding {
   armedBy?: 'declared' | 'inferred';
   /** The evidence of an inferred arming. */
   armedEvidence?: string;
+  /** The tenant of the span it was found on (set by the core; the service scopes findings by it). */
+  tenant?: string;
 }
 
 /** Per-check accounting for one turn: "no findings" must never read as "all checked". */
