@@ -106,9 +106,11 @@ function instance(url, costs) {
       },
       after: async (h, input, result) => {
         const t0 = performance.now();
-        await sync.after(h, input, result);
+        const settled = await sync.after(h, input, result);
         costs.push(started.get(h) + performance.now() - t0);
+        return settled;
       },
+      retry: (h) => sync.retry(h),
     };
   }
   const pipeline = new Pipeline({ config, core, downstream, store: new FindingsStore(10, 'quote', 64), metrics, log: () => {}, stdout: () => {}, ...(state ? { state } : {}) });

@@ -164,6 +164,21 @@ export const STATE_STORE_COMMAND_TIMEOUT_MS = 1000;
 /** Times a write that met another instance's newer version is merged and tried again. */
 export const STATE_STORE_WRITE_ATTEMPTS = 4;
 
+/**
+ * Milliseconds a batch's acknowledgement waits for its state writes (issue 31). Past it the batch
+ * is still acknowledged when its leases are in the store (every reader of those conversations then
+ * says its turn may lack state until the write lands) or the store is unreachable (every instance
+ * says so for STATE_STORE_RECOVERY_GRACE_MS after it is back); otherwise it is answered 503 and the
+ * sender's retry writes again. Writes not yet landed are retried every STATE_STORE_OWED_RETRY_MS.
+ */
+export const STATE_STORE_ACK_WAIT_MS = 1000;
+/** How long a batch's lease on a conversation holds; one older than this whose write never came means that state was lost. */
+export const STATE_STORE_LEASE_MS = 60_000;
+/** After the store comes back from being unreachable, turns are said to possibly lack state for this long. */
+export const STATE_STORE_RECOVERY_GRACE_MS = 5000;
+/** Interval of the retry of state writes not yet landed. */
+export const STATE_STORE_OWED_RETRY_MS = 1000;
+
 // ---- Behaviour checks: argument schemas, repeated calls, counts, statuses, actions (issue 28) ----
 
 /** Bounds of `argument-schema`'s validator (src/runs/schema-validator.ts). */

@@ -88,6 +88,22 @@ export const ATTR_EXPLAIN_LINK = 'footprint.explain.link';
  */
 export const ATTR_DISPOSITION_STATE = 'footprint.disposition.state';
 export const STATE_UNAVAILABLE = 'conversation state unavailable';
+/**
+ * On the disposition and the answer standing of a turn judged without conversation state it
+ * should have had (issue 31): why, one of the STATE_INCOMPLETE_* sentences. Set with a shared state
+ * store only; a turn that carries it may have been judged on a partial history.
+ */
+export const ATTR_STATE_INCOMPLETE = 'footprint.state.incomplete';
+/** Another instance was analysing an earlier turn of the conversation at the same time (its write had not landed). */
+export const STATE_INCOMPLETE_CONCURRENT = 'an earlier turn of this conversation was being analysed on another instance';
+/** A lease older than its bound: the instance analysing an earlier turn stopped, or never reached the store, before writing. */
+export const STATE_INCOMPLETE_LOST = "an earlier turn's state was never stored (the instance analysing it stopped or could not reach the store)";
+/** The stored value was of another type, undecodable, of another conversation or malformed: judged without it, and it was replaced. */
+export const STATE_INCOMPLETE_UNREADABLE = 'the stored conversation state was unreadable (replaced)';
+/** The store was unreachable moments ago: writes other instances owe may not have landed yet. */
+export const STATE_INCOMPLETE_RECOVERING = 'the state store was unreachable moments ago; other instances may not have written their turns yet';
+/** The conversation's stored history has a known gap (one of the above happened to an earlier turn). */
+export const STATE_INCOMPLETE_EARLIER = 'an earlier turn of this conversation lost part of its state';
 
 // In-process worker mode (FootprintSpanProcessor `analysis: 'worker'`): an agent span that went on
 // without being analysed carries this attribute, saying why; it has no finding or disposition events.

@@ -51,6 +51,8 @@ export interface Finding {
   armedBy?: ArmedBy;
   /** The evidence of an inferred arming. */
   armedEvidence?: string;
+  /** The tenant of the span it was found on (set by the core; the service scopes findings by it). */
+  tenant?: string;
 }
 
 /** The two tiers a check is armed by (DESIGN: "Declarations, and what the trace shows"). */

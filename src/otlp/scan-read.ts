@@ -6,8 +6,11 @@
 // kind, times, status, resource and scope; `whole()` decodes the rest). The result equals
 // tracesOfMessage(whole decode, light = true); `undefined` (never a throw) whenever it cannot be
 // sure, and the caller reads the request the ordinary way. Never interprets span content.
+// readTracesLightAsync reads the same, giving the event loop a turn every SLICE_MS of reading
+// (issue 31: an 18 MB request took the thread for over a second and /healthz waited).
 
 import protobuf from 'protobufjs';
+import { performance } from 'node:perf_hooks';
 import type { SpanData, StatusCode } from '../model/telemetry.js';
 import { newTally } from './decode-tally.js';
 import { OtlpTypes } from './otlp-schema.js';
@@ -80,16 +83,46 @@ interface Pending {
  * The request's spans read lightly from its bytes, and its layout; undefined when it cannot be
  * read this way exactly (the caller decodes it whole).
  */
-export function readTracesLight(body: Uint8Array, where: string): { traces: DecodedTraces; layout: TraceLayout } | undefined {
+type LightRead = { traces: DecodedTraces; layout: TraceLayout } | undefined;
+
+export function readTracesLight(body: Uint8Array, where: string): LightRead {
   try {
-    return read(body, where);
+    const steps = read(body, where);
+    for (;;) {
+      const n = steps.next();
+      if (n.done) return n.value;
+    }
   } catch {
     // protobufjs refused a piece: the ordinary decoder gives the caller its error.
     return undefined;
   }
 }
 
-function read(body: Uint8Array, where: string): { traces: DecodedTraces; layout: TraceLayout } | undefined {
+/** Reading time between two turns given to the event loop by readTracesLightAsync. */
+const SLICE_MS = 8;
+
+/** readTracesLight, giving the event loop a turn (setImmediate) every SLICE_MS of reading. */
+export async function readTracesLightAsync(body: Uint8Array, where: string): Promise<LightRead> {
+  try {
+    const steps = read(body, where);
+    let sliceStart = performance.now();
+    for (;;) {
+      const n = steps.next();
+      if (n.done) return n.value;
+      if (performance.now() - sliceStart >= SLICE_MS) {
+        await new Promise<void>((r) => setImmediate(r));
+        sliceStart = performance.now();
+      }
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/** Spans read between two checks of the slice clock. */
+const SPANS_PER_STEP = 32;
+
+function* read(body: Uint8Array, where: string): Generator<void, LightRead, void> {
   const layout = walkTraceLayout(body, true);
   if (!layout) return undefined;
   const buf = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
@@ -134,6 +167,7 @@ function read(body: Uint8Array, where: string): { traces: DecodedTraces; layout:
       const ctx = spanContext(rctx, ss, tally);
       const byScope = isAgentSpanScope(ctx.scope.name);
       for (let ref = sl.firstSpan; ref < sl.endSpan; ref++) {
+        if (ref % SPANS_PER_STEP === 0) yield;
         const f = layout.spans[ref]!;
         const scan = scanSpan(body, f.start, f.end);
         const p: Pending = { ref, ctx, scan };
@@ -153,7 +187,9 @@ function read(body: Uint8Array, where: string): { traces: DecodedTraces; layout:
       }
     }
   }
-  for (const p of pending) {
+  for (let i = 0; i < pending.length; i++) {
+    if (i % SPANS_PER_STEP === 0) yield;
+    const p = pending[i]!;
     const { scan, ctx, ref } = p;
     const f = layout.spans[ref]!;
     const scannedTrace = scan ? hexAt(buf, scan.traceId, scan.traceIdEnd, 16) : undefined;

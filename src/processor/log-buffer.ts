@@ -1,18 +1,22 @@
 // The bounded buffer between the log-record processor and the span processor: GenAI log records
 // waiting, by trace + span id, for their span to end (the official OpenAI instrumentation writes
 // message content only as logs), plus the few that arrive after their span already left.
-// Must never grow without bound: a cap on spans waiting, records per span and late records, and an
-// age limit; past a cap it evicts or drops, counts it, and says so once a minute at most via diag.
+// Must never grow without bound: a cap on spans waiting, records per span, late records and bytes
+// held (each record counted at its real size, src/runs/retained-bytes.ts; issue 31), and an age
+// limit; past a cap it evicts or drops, counts it, and says so once a minute at most via diag.
 
 import { diag } from '@opentelemetry/api';
 import type { LogData } from '../model/telemetry.js';
 import type { Limits } from '../limits.js';
+import { retainedBytes } from '../runs/retained-bytes.js';
 
 export interface PendingLogStats {
   /** Spans with records waiting. */
   spans: number;
   /** Records waiting. */
   records: number;
+  /** Bytes the waiting and late records hold (estimated at their real size). */
+  bytes: number;
   /** Records dropped because their span already had `maxLogsPerSpan`. */
   droppedPastPerSpan: number;
   /** Spans whose waiting records were evicted (oldest first) to stay under `maxPendingLogSpans`, or for age. */
@@ -29,6 +33,7 @@ interface Entry {
   logs: LogData[];
   dropped: number;
   firstSeenMs: number;
+  bytes: number;
 }
 
 export interface TakenLogs {
@@ -43,16 +48,24 @@ export interface PendingLogsOptions {
   maxAgeMs?: number;
   /** Recently ended agent spans remembered so a record arriving after its span counts as late. Default 1024. */
   recentSpans?: number;
+  /** Bytes the waiting records may hold in all; past it the oldest span's records go. Default DEFAULT_PENDING_LOG_BYTES. */
+  maxBytes?: number;
   now?: () => number;
 }
 
 const key = (traceId: string, spanId: string): string => `${traceId}/${spanId}`;
 
+/** Default bound of the bytes records waiting for their span may hold (64 MiB: a quarter of the core's default state bound). */
+export const DEFAULT_PENDING_LOG_BYTES = 64 * 1024 * 1024;
+
 export class PendingLogs {
   private readonly bySpan = new Map<string, Entry>();
   private readonly recentlyEnded = new Map<string, true>();
   private lateLogs: LogData[] = [];
+  private lateBytes = 0;
   private records = 0;
+  private bytes = 0;
+  private readonly maxBytes: number;
   private readonly maxAgeMs: number;
   private readonly recentCap: number;
   private readonly now: () => number;
@@ -65,6 +78,7 @@ export class PendingLogs {
     this.limits = opts.limits;
     this.maxAgeMs = opts.maxAgeMs ?? 10 * 60 * 1000;
     this.recentCap = opts.recentSpans ?? 1024;
+    this.maxBytes = opts.maxBytes ?? DEFAULT_PENDING_LOG_BYTES;
     this.now = opts.now ?? Date.now;
   }
 
@@ -76,20 +90,22 @@ export class PendingLogs {
   add(log: LogData): void {
     if (!log.traceId || !log.spanId) return;
     const k = key(log.traceId, log.spanId);
+    const size = retainedBytes(log);
     if (this.recentlyEnded.has(k)) {
-      if (this.lateLogs.length >= this.limits.maxLogsPerSpan) {
+      if (this.lateLogs.length >= this.limits.maxLogsPerSpan || this.lateBytes + size > this.maxBytes / 4) {
         this.counters.droppedLate++;
-        this.warnOnce(`a log record arrived after its span ended and the late-record buffer is full (${this.limits.maxLogsPerSpan}); it is not joined`);
+        this.warnOnce(`a log record arrived after its span ended and the late-record buffer is full (${this.limits.maxLogsPerSpan} records or ${Math.floor(this.maxBytes / 4)} bytes); it is not joined`);
         return;
       }
       this.lateLogs.push(log);
+      this.lateBytes += size;
       return;
     }
     let e = this.bySpan.get(k);
     if (!e) {
       this.expire();
       if (this.bySpan.size >= this.limits.maxPendingLogSpans) this.evictOldest(`more than ${this.limits.maxPendingLogSpans} spans have log records waiting (limits.maxPendingLogSpans); the oldest span's records were dropped`);
-      e = { logs: [], dropped: 0, firstSeenMs: this.now() };
+      e = { logs: [], dropped: 0, firstSeenMs: this.now(), bytes: 0 };
       this.bySpan.set(k, e);
     }
     if (e.logs.length >= this.limits.maxLogsPerSpan) {
@@ -99,7 +115,13 @@ export class PendingLogs {
       return;
     }
     e.logs.push(log);
+    e.bytes += size;
+    this.bytes += size;
     this.records++;
+    // The byte bound: the oldest spans' records go first (this one's last).
+    while (this.bytes > this.maxBytes && this.bySpan.size > 0) {
+      this.evictOldest(`log records waiting for their spans passed ${this.maxBytes} bytes; the oldest span's records were dropped`);
+    }
   }
 
   /** Removes and returns the records waiting for a span, and remembers that the span has ended. */
@@ -110,6 +132,7 @@ export class PendingLogs {
     if (!e) return { logs: [], dropped: 0 };
     this.bySpan.delete(k);
     this.records -= e.logs.length;
+    this.bytes -= e.bytes;
     return { logs: e.logs, dropped: e.dropped };
   }
 
@@ -120,6 +143,7 @@ export class PendingLogs {
     if (!e) return;
     this.bySpan.delete(k);
     this.records -= e.logs.length;
+    this.bytes -= e.bytes;
   }
 
   /** Records that arrived after their span left; the caller hands them to the core (carriers). */
@@ -127,6 +151,7 @@ export class PendingLogs {
     if (this.lateLogs.length === 0) return [];
     const out = this.lateLogs;
     this.lateLogs = [];
+    this.lateBytes = 0;
     return out;
   }
 
@@ -134,12 +159,14 @@ export class PendingLogs {
     this.bySpan.clear();
     this.recentlyEnded.clear();
     this.lateLogs = [];
+    this.lateBytes = 0;
     this.records = 0;
+    this.bytes = 0;
     this.warned.clear();
   }
 
   stats(): PendingLogStats {
-    return { spans: this.bySpan.size, records: this.records, late: this.lateLogs.length, ...this.counters };
+    return { spans: this.bySpan.size, records: this.records, bytes: this.bytes + this.lateBytes, late: this.lateLogs.length, ...this.counters };
   }
 
   private rememberEnded(k: string): void {
@@ -158,6 +185,7 @@ export class PendingLogs {
       if (e.firstSeenMs > cutoff) break;
       this.bySpan.delete(k);
       this.records -= e.logs.length;
+      this.bytes -= e.bytes;
       this.counters.evictedSpans++;
       this.counters.evictedRecords += e.logs.length;
     }
@@ -169,6 +197,7 @@ export class PendingLogs {
     const [k, e] = first.value;
     this.bySpan.delete(k);
     this.records -= e.logs.length;
+    this.bytes -= e.bytes;
     this.counters.evictedSpans++;
     this.counters.evictedRecords += e.logs.length;
     this.warnOnce(reason);

@@ -17,6 +17,12 @@ import { stringBytes } from './string-bytes.js';
 export interface ConversationState {
   key: string;
   requests: number;
+  /**
+   * The identity of each request counted in `requests`, in order (requestKey of its span): what
+   * makes merging two instances' versions of the state exact and idempotent (src/state/merge.ts),
+   * so a request is counted once however many writers saw it.
+   */
+  requestIds: number[];
   /** Served strings of earlier requests, first sighting of each text only (keyed by `servedKey`). */
   served: ServedHistory;
   /** Tools whose results some earlier request's window held. */
@@ -98,6 +104,13 @@ export const CHOSEN_BYTES = 96;
  * three rows in them; their contents are counted apart).
  */
 export const CONVERSATION_BYTES = 896;
+/** One request id: a number in a packed array, with growth slack. */
+export const REQUEST_ID_BYTES = 12;
+
+/** The identity of a request kept in ConversationState.requestIds: a 53-bit hash of its span key (trace and span id). */
+export function requestKey(spanKey: string): number {
+  return servedKey(spanKey);
+}
 
 /** Estimated bytes of one served or written string kept as a JS string with its record (a pending choice's frame). */
 export const servedBytes = (text: string) => stringBytes(text) + SERVED_RECORD_BYTES;
@@ -152,7 +165,7 @@ export class ConversationStore {
   get(key: string): ConversationState {
     let s = this.map.get(key);
     if (!s) {
-      s = { key, requests: 0, served: new ServedHistory(), resultTools: new Set(), chosen: new Map(), ledger: [], bytes: 0, incomplete: false };
+      s = { key, requests: 0, requestIds: [], served: new ServedHistory(), resultTools: new Set(), chosen: new Map(), ledger: [], bytes: 0, incomplete: false };
       this.map.set(key, s);
     }
     return s;
@@ -207,6 +220,13 @@ export class ConversationStore {
       history.add([a]);
       // bytesAfter is what add allocates: charged above.
     }
+  }
+
+  /** Notes the identity of the request just counted (state.requests), once; its bytes are charged, never refused. */
+  recordRequestId(state: ConversationState, spanKey: string): void {
+    if (state.requestIds.length >= state.requests) return;
+    state.requestIds.push(requestKey(spanKey));
+    this.charge(state, REQUEST_ID_BYTES);
   }
 
   recordChosen(state: ConversationState, request: number, calls: readonly { id?: string; name: string; arguments?: unknown }[]): void {
@@ -285,6 +305,7 @@ export class ConversationStore {
     // The orphan's bytes were already counted in the total; they now belong to `into`.
     into.bytes += orphan.bytes;
     into.requests += orphan.requests;
+    for (const id of orphan.requestIds) into.requestIds.push(id);
     into.incomplete ||= orphan.incomplete;
   }
 

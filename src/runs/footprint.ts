@@ -4,6 +4,7 @@
 // Must never do I/O: callers hand it data and apply what it returns.
 
 import { spanKey, type LogData, type SpanData } from '../model/telemetry.js';
+import { tenantOfResource } from '../model/tenant.js';
 import { DiagnosticList } from '../model/diagnostics.js';
 import type { CheckTally, Finding } from '../model/finding.js';
 import type { ModelEvent, SpanToolDeclaration, ToolDefinition } from '../model/agent.js';
@@ -39,6 +40,7 @@ import { traceChunks } from './trace-chunks.js';
 import { rebuildMastraWindows } from '../conventions/mastra-1x.js';
 
 import { conversationStateAccess, type ConversationStateAccess } from './state-access.js';
+import { retainedBytes } from './retained-bytes.js';
 import { TRACE_RECORD_BYTES, TraceRecord, addTally, countWritten, negated, noteFinding, talliesOfRecord, traceRecordPartsBytes } from './trace-record.js';
 
 export type { Redaction, FootprintOptions, SpanAnnotation, ProcessInput, ProcessResult, CoreStats, ResolvedOptions } from './options.js';
@@ -69,7 +71,10 @@ export class FootprintCore {
    * read, turn, findings written and the tallies of the turn not yet reported.
    */
   private readonly traces: BoundedMap<TraceRecord>;
-  /** span key -> log records that arrived before their span. */
+  /**
+   * span key -> log records that arrived before their span (of any tenant: the span's own tenant's
+   * join it, the others' are refused when it arrives).
+   */
   private readonly pendingLogs: BoundedMap<LogData[]>;
   /** span key -> an inference span that passed with no content; its log records may still come. */
   private readonly awaitingContent: BoundedMap<AwaitingContent>;
@@ -81,9 +86,10 @@ export class FootprintCore {
   /** Span keys re-read in the current call because their content came late. */
   private lateInCall: ReadonlySet<string> = new Set();
   /**
-   * span key -> what the core added to it. A span seen again (an exporter's retry after a failed
-   * downstream export) gets the same additions and is not analysed twice: re-reading it would
-   * count its requests twice in the conversation's state.
+   * tenant + span key -> what the core added to it. A span seen again (an exporter's retry after a
+   * failed downstream export) gets the same additions and is not analysed twice: re-reading it
+   * would count its requests twice in the conversation's state. Keyed by tenant too, so another
+   * tenant sending a span with the same ids first cannot pass for it.
    */
   private readonly processedSpans: BoundedMap<SpanAnnotation | null>;
   /** tenant + tool name -> declarations carried on spans by footprint's helpers. */
@@ -104,6 +110,8 @@ export class FootprintCore {
    * conversations.
    */
   private cacheBytes = 0;
+  /** Spans and records waiting for each other dropped by the byte bound (boundCaches). */
+  private waitingEvicted = 0;
 
   constructor(options: FootprintOptions & { now?: () => number } = {}) {
     this.config = resolveOptions(options);
@@ -170,6 +178,7 @@ export class FootprintCore {
       conversations: this.conversations.size,
       stateBytes: this.conversations.bytes + this.cachesBytes(),
       evictedConversations: this.conversations.evicted,
+      waitingEvicted: this.waitingEvicted,
       findingsByKind: { ...this.findingsByKind },
     };
   }
@@ -179,11 +188,21 @@ export class FootprintCore {
     return this.cacheBytes + this.traces.size * TRACE_RECORD_BYTES + this.spanDeclarations.size * SPAN_DECLARATION_BYTES + this.toolEvidence.size * TOOL_EVIDENCE_BYTES + this.windows.bytes;
   }
 
-  /** Keeps the caches within their share of the state bound (oldest remembered spans go first). */
-  private boundCaches(): void {
+  /**
+   * Keeps the caches within their share of the state bound: oldest remembered spans go first, then
+   * the oldest records waiting for their span and spans waiting for their records (their content
+   * is then not joined: the turn keeps its "content not captured"), each counted in cacheEvictions.
+   */
+  private boundCaches(diagnostics?: DiagnosticList): void {
     const share = this.config.limits.maxStateBytes / 4;
     while (this.cacheBytes > share && this.processedSpans.evictOldest()) {
       /* onEvict subtracts */
+    }
+    let waiting = 0;
+    while (this.cacheBytes > share && (this.pendingLogs.evictOldest() || this.awaitingContent.evictOldest())) waiting++;
+    if (waiting > 0) {
+      this.waitingEvicted += waiting;
+      diagnostics?.report({ level: 'warn', code: 'state.waiting-evicted', message: `${waiting} span(s) waiting for their log records (or records waiting for their span) were dropped to keep the caches within limits.maxStateBytes / 4 (${share} bytes); their content will not be joined` });
     }
     this.conversations.enforceTotal();
   }
@@ -239,6 +258,7 @@ export class FootprintCore {
       }
       for (const c of r.carriers) result.carriers.push(c);
       for (const f of r.findings) result.findings.push(f);
+      if (r.foreignLogs) result.foreignLogs = [...(result.foreignLogs ?? []), ...r.foreignLogs];
     }
   }
 
@@ -254,26 +274,52 @@ export class FootprintCore {
         fresh.push(s);
         continue;
       }
-      const before = this.processedSpans.get(key);
+      const before = this.processedSpans.get(this.rememberKey(s));
       if (before === undefined) fresh.push(s);
       else if (before !== null) result.annotations.set(key, { events: [...before.events], attributes: { ...before.attributes } });
     }
 
     // 1. Log records: joined to spans of this batch, to spans that passed earlier without content
-    //    (re-read now, findings go on carrier spans), or kept until their span arrives.
+    //    (re-read now, findings go on carrier spans), or kept until their span arrives. With
+    //    logJoin `own-tenant` (the service), only ever to a span of their own tenant: a record
+    //    naming a span of another tenant is refused for the join (result.foreignLogs), whichever
+    //    came first.
     const logsBySpan = groupLogsBySpan(input.logs ?? [], limits, diagnostics);
+    const foreign: LogData[] = [];
+    /** The records of `tenant` among `logs`; the others are refused. */
+    const ownOf = (logs: readonly LogData[], tenant: string): LogData[] => {
+      if (this.config.logJoin === 'any-tenant') return logs as LogData[];
+      const own = logs.filter((l) => this.tenantOfLog(l) === tenant);
+      if (own.length < logs.length) for (const l of logs) if (this.tenantOfLog(l) !== tenant) foreign.push(l);
+      return own;
+    };
     const lateSpans: SpanData[] = [];
+    const lateLogs = new Map<string, LogData[]>();
     for (const [key, logs] of logsBySpan) {
       if (inBatch.has(key)) continue;
       const awaiting = this.awaitingContent.get(key);
       if (awaiting) {
+        const own = ownOf(logs, tenantOf(awaiting.span, tenantAttribute));
+        if (own.length === 0) continue;
         this.awaitingContent.delete(key);
         this.cacheBytes -= approxBytes(awaiting.span);
         lateSpans.push(awaiting.span);
+        lateLogs.set(key, own);
         continue;
       }
       const pending = this.pendingLogs.get(key) ?? [];
-      const added = logs.slice(0, Math.max(0, limits.maxLogsPerSpan - pending.length));
+      // The bound on records per span holds per tenant: another tenant's records cannot crowd out the span's own.
+      const tenantKey = (l: LogData) => (this.config.logJoin === 'any-tenant' ? '' : this.tenantOfLog(l));
+      const held = new Map<string, number>();
+      for (const l of pending) held.set(tenantKey(l), (held.get(tenantKey(l)) ?? 0) + 1);
+      const added: LogData[] = [];
+      for (const l of logs) {
+        const t = tenantKey(l);
+        const n = held.get(t) ?? 0;
+        if (n >= limits.maxLogsPerSpan) continue;
+        held.set(t, n + 1);
+        added.push(l);
+      }
       pending.push(...added);
       this.cacheBytes += logsBytes(added);
       this.pendingLogs.set(key, pending);
@@ -301,17 +347,22 @@ export class FootprintCore {
     };
     for (const span of fresh) {
       const key = spanKey(span);
-      let logs = logsBySpan.get(key) ?? [];
+      const tenant = tenantOf(span, tenantAttribute);
+      let logs = ownOf(logsBySpan.get(key) ?? [], tenant);
       const pending = this.pendingLogs.peek(key);
       if (pending) {
         this.pendingLogs.delete(key);
         this.cacheBytes -= logsBytes(pending);
-        logs = [...pending, ...logs];
+        logs = [...ownOf(pending, tenant), ...logs];
       }
       read(span, logs);
     }
     this.lateInCall = new Set(lateSpans.map(spanKey));
-    for (const span of lateSpans) read(span, logsBySpan.get(spanKey(span)) ?? []);
+    for (const span of lateSpans) read(span, lateLogs.get(spanKey(span)) ?? []);
+    if (foreign.length > 0) {
+      result.foreignLogs = [...(result.foreignLogs ?? []), ...foreign];
+      diagnostics.report({ level: 'warn', code: 'logs.span-of-another-tenant', message: `${foreign.length} log record(s) name a span of another tenant (resource attribute ${tenantAttribute}); they are not joined to it` });
+    }
 
     // 3. Conversation ids: from the event itself, else from any span of its trace.
     for (const ev of events) {
@@ -380,12 +431,13 @@ export class FootprintCore {
       const ann = result.annotations.get(key);
       const remembered = ann ? { events: [...ann.events], attributes: { ...ann.attributes } } : agentSpanKeys.has(key) ? null : undefined;
       if (remembered === undefined) continue;
-      const before = this.processedSpans.peek(key);
-      if (before !== undefined) this.cacheBytes -= rememberedBytes(key, before);
-      this.processedSpans.set(key, remembered);
-      this.cacheBytes += rememberedBytes(key, remembered);
+      const rk = this.rememberKey(span);
+      const before = this.processedSpans.peek(rk);
+      if (before !== undefined) this.cacheBytes -= rememberedBytes(rk, before);
+      this.processedSpans.set(rk, remembered);
+      this.cacheBytes += rememberedBytes(rk, remembered);
     }
-    this.boundCaches();
+    this.boundCaches(diagnostics);
 
     // 8. Annotations for spans not in this batch become carrier spans in the same trace.
     for (const [key, ann] of result.annotations) {
@@ -440,6 +492,15 @@ export class FootprintCore {
       if (this.inferredChecks !== '') ev.attributes[ATTR_DISPOSITION_INFERRED] = this.inferredChecks;
       annotationFor(result, target.key).events.push(ev);
     }
+  }
+
+  /** The processedSpans key of a span: its tenant and its ids. */
+  private rememberKey(span: SpanData): string {
+    return `${tenantOf(span, this.config.tenantAttribute)}\u0000${spanKey(span)}`;
+  }
+
+  private tenantOfLog(log: LogData): string {
+    return tenantOfResource(log.resource, this.config.tenantAttribute);
   }
 
   /** The window memo slot of a span's conversation (by its id, else its trace's, else the trace). */
@@ -518,6 +579,7 @@ export class FootprintCore {
     }
     const state = this.conversations.get(conversationKey(ev.tenant, ev.conversationId, ev.span.traceId));
     const outcome = ev.kind === 'llm-request' ? checkRequest(this.seamContext(), state, ev) : checkExecution(this.seamContext(), state, ev);
+    if (ev.kind === 'llm-request') this.conversations.recordRequestId(state, spanKey(ev.span));
     this.addTallies(ev.span.traceId, outcome.tallies);
     for (const d of outcome.diagnostics ?? []) if (result.diagnostics.length < MAX_SEAM_DIAGNOSTICS) result.diagnostics.push(d);
     for (const change of outcome.ledger) {
@@ -526,6 +588,7 @@ export class FootprintCore {
       else rec.ledgerFromSpans += change.rows;
     }
     if (ev.conversationId) for (const f of outcome.findings) f.conversationId = ev.conversationId;
+    for (const f of outcome.findings) f.tenant = ev.tenant;
     const { limits } = this.config;
     if (outcome.events.length > 0) annotationFor(result, spanKey(ev.span)).events.push(...outcome.events);
     if (outcome.externalGroundsUsed.length > 0) {
@@ -587,27 +650,8 @@ const TOOL_EVIDENCE_SCHEMA_CHARS = 8_192;
 /** Characters of a tool's description inference keeps: it reads only the opening verb. */
 const TOOL_EVIDENCE_DESCRIPTION_CHARS = 80;
 
-/** Rough bytes a value holds (UTF-16 strings plus bookkeeping, like the conversations' estimate). Bounded walk. */
-function approxBytes(v: unknown): number {
-  let bytes = 0;
-  const stack: unknown[] = [v];
-  let visited = 0;
-  while (stack.length > 0 && visited++ < 100_000) {
-    const x = stack.pop();
-    if (typeof x === 'string') bytes += x.length * 2 + 16;
-    else if (x instanceof Uint8Array) bytes += x.byteLength + 64;
-    else if (x !== null && typeof x === 'object') {
-      bytes += 32;
-      if (Array.isArray(x)) for (const c of x) stack.push(c);
-      else
-        for (const k in x as Record<string, unknown>) {
-          bytes += k.length * 2 + 16;
-          stack.push((x as Record<string, unknown>)[k]);
-        }
-    } else bytes += 16;
-  }
-  return bytes;
-}
+/** Bytes a cached value holds (retained-bytes.ts: every value walked, no cap). */
+const approxBytes = retainedBytes;
 
 function logsBytes(logs: readonly LogData[]): number {
   let n = 0;

@@ -26,6 +26,13 @@ export interface FootprintOptions {
    * span once). Default true.
    */
   rememberSpans?: boolean;
+  /**
+   * Which log records may join a span: `own-tenant`, only those whose resource names the span's
+   * tenant (the service: one tenant's records can never join, and so change, another's analysis);
+   * `any-tenant` (default), any record carrying the span's ids (one application in process, whose
+   * LoggerProvider may have another resource than its TracerProvider; an exported file).
+   */
+  logJoin?: 'own-tenant' | 'any-tenant';
 }
 
 /** What to add to one span: events and span attributes. */
@@ -49,12 +56,19 @@ export interface ProcessResult {
   carriers: SpanData[];
   findings: Finding[];
   diagnostics: Diagnostic[];
+  /**
+   * Log records refused for the join in this call because they name a span of another tenant
+   * (of this call's input, or waiting since an earlier one); absent when none.
+   */
+  foreignLogs?: LogData[];
 }
 
 export interface CoreStats {
   conversations: number;
   stateBytes: number;
   evictedConversations: number;
+  /** Spans waiting for their log records, or records for their span, dropped to keep the caches' byte bound. */
+  waitingEvicted?: number;
   findingsByKind: Record<string, number>;
 }
 
@@ -66,6 +80,7 @@ export interface ResolvedOptions {
   tenantAttribute: string;
   checks: boolean;
   rememberSpans: boolean;
+  logJoin: 'own-tenant' | 'any-tenant';
   now: () => number;
 }
 
@@ -78,6 +93,7 @@ export function resolveOptions(o: FootprintOptions & { now?: () => number }): Re
     tenantAttribute: typeof o.tenantAttribute === 'string' && o.tenantAttribute !== '' ? o.tenantAttribute : 'service.name',
     checks: o.checks !== false,
     rememberSpans: o.rememberSpans !== false,
+    logJoin: o.logJoin === 'own-tenant' ? 'own-tenant' : 'any-tenant',
     now: o.now ?? Date.now,
   };
 }

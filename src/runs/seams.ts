@@ -388,7 +388,10 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
   // Armed by declaration, or by inference when the answer was written from tool results (an agent
   // that reads tools answers from them); `checkValues: false` or `inference: false` keeps it off.
   const windowResultCount = frame.served.filter((s) => s.source === 'tool-result').length;
-  const valuesInferred = declarations.answers?.checkValues === undefined && declarations.inference !== false && windowResultCount > 0;
+  // Tools were used in this conversation: this window holds results, or an earlier turn read some
+  // (an app that keeps only the dialogue still answers from what its tools said).
+  const toolsUsed = windowResultCount > 0 || state.ledger.length > 0;
+  const valuesInferred = declarations.answers?.checkValues === undefined && declarations.inference !== false && toolsUsed;
   if (declarations.answers?.checkValues || valuesInferred) {
     // One pass each over the ledger and the served history, not one per window result.
     const rowByCall = new Map<string, LedgerRow>();
@@ -441,7 +444,10 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
       isVolatile: (name) => declarationOf(name)?.volatile === true,
       quotedValueChars: limits.quotedValueChars,
     });
-    const evidence = `the answer was written from a window holding ${windowResultCount} tool result${windowResultCount === 1 ? '' : 's'}`;
+    const evidence =
+      windowResultCount > 0
+        ? `the answer was written from a window holding ${windowResultCount} tool result${windowResultCount === 1 ? '' : 's'}`
+        : `the conversation read ${state.ledger.length} tool result${state.ledger.length === 1 ? '' : 's'} before this answer`;
     answerFindings.push(...[...values.findings, ...prior.findings].map((f) => (valuesInferred ? armedByInference(f, evidence) : f)));
     tallies.push(values.tally, prior.tally);
   } else {
@@ -458,7 +464,20 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
   const isRead = (tool: string) => declarationOf(tool)?.readOnly !== false;
   const producers = new Set(turnDeclarations.flatMap((d) => producersOf(d?.argumentsFrom)));
   const declaredRows = turnRows.filter((r) => declarationOf(r.toolName) !== undefined || producers.has(r.toolName));
-  const refusal = refusalAssertsAbsence({ span: req.span, answerText, rows: declaredRows, quotedValueChars: limits.quotedValueChars, isRead });
+  // With inference on, every call of the turn not known to be a write is judged: a refused call
+  // establishes nothing about absence, whatever anyone declared about its tool.
+  const infer = declarations.inference !== false;
+  const judgedRows = infer ? turnRows : declaredRows;
+  const refusal = refusalAssertsAbsence({ span: req.span, answerText, rows: judgedRows, quotedValueChars: limits.quotedValueChars, isRead });
+  if (infer) {
+    refusal.findings = refusal.findings.map((f) => {
+      const d = f.toolName !== undefined ? declarationOf(f.toolName) : undefined;
+      const declared = f.toolName !== undefined && (declarations.tools[f.toolName] !== undefined || producers.has(f.toolName)) && d?.inferred?.readOnly === undefined;
+      if (declared) return f;
+      const why = d?.inferred?.readOnly ?? 'nothing says it is a write';
+      return armedByInference(f, `'${f.toolName ?? 'the tool'}' is taken for a read (${why}), and a refused call establishes nothing about absence`);
+    });
+  }
   answerFindings.push(...claims.findings, ...refusal.findings);
   tallies.push(claims.tally, refusal.tally);
   checkAnswerRows(ctx, state, req, frame, answerText, answerFindings, tallies);

@@ -15,6 +15,10 @@ export interface ConversationStateAccess {
   keysOf(input: ProcessInput): string[];
   /** Trace ids of the input's agent spans and log records (the turns a batch concerns). */
   tracesOf(input: ProcessInput): string[];
+  /** keysOf, by the trace each key was found in (a turn is marked for its own conversations' state). */
+  keysByTrace(input: ProcessInput): Map<string, string[]>;
+  /** Start of the input's earliest agent span or log record, in ms since the epoch (Infinity when none). */
+  earliestStartMs(input: ProcessInput): number;
   peek(key: string): ConversationState | undefined;
   /** Puts `state` in place of the core's state for `key` (its byte estimate accounted). */
   hydrate(key: string, state: ConversationState): void;
@@ -55,6 +59,19 @@ export function conversationStateAccess(p: StateAccessParts): ConversationStateA
       for (const s of input.spans) if (isAgentSpan(s)) keysOfSpan(s, out);
       for (const l of input.logs ?? []) keysOfLog(l, out);
       return [...out];
+    },
+    keysByTrace(input) {
+      const by = new Map<string, Set<string>>();
+      const of = (traceId: string) => by.get(traceId) ?? by.set(traceId, new Set()).get(traceId)!;
+      for (const s of input.spans) if (isAgentSpan(s)) keysOfSpan(s, of(s.traceId));
+      for (const l of input.logs ?? []) if (l.traceId) keysOfLog(l, of(l.traceId));
+      return new Map([...by].map(([t, keys]) => [t, [...keys]]));
+    },
+    earliestStartMs(input) {
+      let min: bigint | undefined;
+      for (const s of input.spans) if (isAgentSpan(s) && (min === undefined || s.startTimeUnixNano < min)) min = s.startTimeUnixNano;
+      for (const l of input.logs ?? []) if (l.traceId && l.timeUnixNano > 0n && (min === undefined || l.timeUnixNano < min)) min = l.timeUnixNano;
+      return min === undefined ? Infinity : Number(min / 1_000_000n);
     },
     tracesOf(input) {
       const out = new Set<string>();

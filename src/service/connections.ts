@@ -1,8 +1,11 @@
-// The HTTP receiver's connection bound, built so that no set of clients can starve health probes
-// or authenticated senders by holding connections open:
+// The receivers' connection bound (HTTP, and gRPC since issue 31), built so that no set of clients
+// can starve health probes or authenticated senders by holding connections open:
 //   - below `connections`, a new connection is simply taken;
-//   - at the bound, the connection idle longest (no request in progress: a silent socket, a
-//     keep-alive socket between polls, one still sending headers) is closed to make room;
+//   - at the bound, an idle connection (no request in progress: a silent socket, a keep-alive socket
+//     between polls, one still sending headers, an HTTP/2 session with no call) is closed to make
+//     room: one that never carried an authenticated request first, those older than
+//     CONNECTION_GRACE_MS (or that made a request) before the newest (a client that just connected
+//     gets a moment to make its first request), else one that did carry one, idle longest;
 //   - when every connection is busy with a request, up to `reservedConnections` more are taken,
 //     and a request on one of those is served only if it is a health probe (or, with auth on,
 //     carries the token); anything else is answered 503 and the connection closed;
@@ -17,10 +20,16 @@ import { readFileSync, readdirSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import type { LogFn } from './pipeline.js';
 
+/** A connection this new that has not made its first request yet is closed after the other untrusted ones. */
+export const CONNECTION_GRACE_MS = 1000;
+
 interface Tracked {
   busy: number;
   lastActive: number;
+  openedAt: number;
   reserved: boolean;
+  /** It carried an authenticated request (or any request, with auth off): evicted after the others. */
+  trusted: boolean;
 }
 
 export class ConnectionGuard {
@@ -39,6 +48,8 @@ export class ConnectionGuard {
     private readonly now: () => number = Date.now,
     /** Told of each connection the guard closes (for metrics). */
     private readonly onClosed: (reason: 'evicted-idle' | 'refused') => void = () => {},
+    /** What the bound is, for the log line. */
+    private readonly what = 'HTTP connections at limits.connections',
   ) {}
 
   /** Says, at most once a minute, that the bound is being held. */
@@ -46,7 +57,7 @@ export class ConnectionGuard {
     const t = this.now();
     if (t - this.loggedAt < 60_000) return;
     this.loggedAt = t;
-    this.log('warn', `HTTP connections at limits.connections (${this.cap}): ${this.counts.evicted} idle ones closed to make room and ${this.counts.refused} refused so far (${this.counts.reserved} taken on the ${this.reserve} reserved slots)`);
+    this.log('warn', `${this.what} (${this.cap}): ${this.counts.evicted} idle ones closed to make room and ${this.counts.refused} refused so far (${this.counts.reserved} taken on the ${this.reserve} reserved slots)`);
   }
 
   get size(): number {
@@ -73,7 +84,8 @@ export class ConnectionGuard {
     }
     const reserved = this.open.size >= this.cap;
     if (reserved) this.counts.reserved++;
-    this.open.set(socket, { busy: 0, lastActive: this.now(), reserved });
+    const now = this.now();
+    this.open.set(socket, { busy: 0, lastActive: now, openedAt: now, reserved, trusted: false });
     socket.once('close', () => this.forget(socket));
   }
 
@@ -86,6 +98,17 @@ export class ConnectionGuard {
     return t.reserved;
   }
 
+  /** The socket carried an authenticated request: it is evicted only after every untrusted idle one. */
+  markTrusted(socket: Socket): void {
+    const t = this.open.get(socket);
+    if (t) t.trusted = true;
+  }
+
+  /** Whether the guard holds this socket (gRPC: a call's peer is looked up). */
+  has(socket: Socket): boolean {
+    return this.open.has(socket);
+  }
+
   requestEnded(socket: Socket): void {
     const t = this.open.get(socket);
     if (!t) return;
@@ -93,16 +116,20 @@ export class ConnectionGuard {
     t.lastActive = this.now();
   }
 
+  /** The idle connection to close (see the header): untrusted past its grace, else untrusted new, else trusted; idle longest in each. */
   private longestIdle(): Socket | undefined {
-    let best: Socket | undefined;
-    let at = Infinity;
+    const now = this.now();
+    const best: [Socket | undefined, Socket | undefined, Socket | undefined] = [undefined, undefined, undefined];
+    const at = [Infinity, Infinity, Infinity];
     for (const [s, t] of this.open) {
-      if (t.busy === 0 && t.lastActive < at) {
-        at = t.lastActive;
-        best = s;
+      if (t.busy !== 0) continue;
+      const rank = t.trusted ? 2 : now - t.openedAt >= CONNECTION_GRACE_MS || t.lastActive > t.openedAt ? 0 : 1;
+      if (t.lastActive < at[rank]!) {
+        at[rank] = t.lastActive;
+        best[rank] = s;
       }
     }
-    return best;
+    return best[0] ?? best[1] ?? best[2];
   }
 
   private forget(socket: Socket): void {

@@ -3,12 +3,15 @@
 // usable span at all, become `{ok: false, error}` (answered 400: final); unusable spans or
 // records are counted as rejected (partialSuccess), never thrown. What decoding normalised
 // (values nested past MAX_VALUE_NESTING cut, lone surrogates replaced) is counted and said.
+// Each batch carries its decoded cost (admission.ts). decodeTraceBodyAsync reads protobuf the same
+// way, giving the event loop a turn while it reads (a large request no longer holds the thread).
 // Must never interpret span content.
 
 import { decodeLogsRequest, decodeTraceRequest, type DecodedDocument } from '../otlp/json.js';
 import { decodeLogsRequestProto, decodeTraceRequestProto, tracesOfMessage, type DecodeResult, type DecodedTraceSpan } from '../otlp/proto.js';
 import { readTraceLayout } from '../otlp/trace-layout.js';
-import { readTracesLight } from '../otlp/scan-read.js';
+import { readTracesLight, readTracesLightAsync } from '../otlp/scan-read.js';
+import { decodedCost } from './admission.js';
 import { mayHoldSurrogateEscapes, newTally, scrubSurrogates, type DecodeTally } from '../otlp/decode-tally.js';
 import type { LogsBatch, TraceBatch } from './pipeline.js';
 import type { Transport } from './metrics.js';
@@ -32,12 +35,20 @@ function parseJson(body: Uint8Array, tally: DecodeTally): DecodeResult<Record<st
 }
 
 export function decodeTraceBody(body: Uint8Array, encoding: Encoding, transport: Transport): DecodeResult<TraceBatch> {
+  return traceBodyOf(body, encoding, transport, encoding === 'protobuf' ? readTracesLight(body, transport) : undefined);
+}
+
+/** decodeTraceBody, giving the event loop a turn while a protobuf body is read. */
+export async function decodeTraceBodyAsync(body: Uint8Array, encoding: Encoding, transport: Transport): Promise<DecodeResult<TraceBatch>> {
+  return traceBodyOf(body, encoding, transport, encoding === 'protobuf' ? await readTracesLightAsync(body, transport) : undefined);
+}
+
+function traceBodyOf(body: Uint8Array, encoding: Encoding, transport: Transport, scanned: ReturnType<typeof readTracesLight>): DecodeResult<TraceBatch> {
   let value: TraceBatch;
   if (encoding === 'protobuf') {
     // Read with the byte layout (the onward export reuses the bytes), else whole. With the layout,
     // spans of traces with no agent span are read lightly: they go on from their original bytes.
     // First from the bytes alone (scan-read.ts: protobufjs reads only the spans of agent traces).
-    const scanned = readTracesLight(body, transport);
     if (scanned) {
       const t = scanned.traces;
       value = { signal: 'traces', transport, spans: t.spans, rejected: t.rejected, diagnostics: t.diagnostics, body, tally: t.tally, layout: scanned.layout };
@@ -62,6 +73,7 @@ export function decodeTraceBody(body: Uint8Array, encoding: Encoding, transport:
     const first = value.diagnostics.find((d) => d.level !== 'info')?.message;
     return { ok: false, error: `no usable span in the request (${value.rejected} refused${first ? `: ${first.slice(0, 300)}` : ''})` };
   }
+  value.cost = decodedCost(body.byteLength, value.spans.length);
   return { ok: true, value };
 }
 
@@ -69,7 +81,7 @@ export function decodeLogsBody(body: Uint8Array, encoding: Encoding, transport: 
   if (encoding === 'protobuf') {
     const r = decodeLogsRequestProto(body, transport);
     if (!r.ok) return r;
-    return { ok: true, value: { signal: 'logs', transport, logs: r.value.logs, rejected: r.value.rejected, diagnostics: r.value.diagnostics, body, contentType, tally: r.value.tally } };
+    return { ok: true, value: { signal: 'logs', transport, logs: r.value.logs, rejected: r.value.rejected, diagnostics: r.value.diagnostics, body, contentType, tally: r.value.tally, cost: decodedCost(body.byteLength, r.value.logs.length) } };
   }
   const tally = newTally();
   const j = parseJson(body, tally);
@@ -78,5 +90,5 @@ export function decodeLogsBody(body: Uint8Array, encoding: Encoding, transport: 
   const out: DecodedDocument = { spans: [], logs: [], diagnostics: [], documents: [], tally };
   decodeLogsRequest(j.value, out, 'request');
   // Invalid log records stay in the forwarded body (it goes on unchanged) but are not read.
-  return { ok: true, value: { signal: 'logs', transport, logs: out.logs, rejected: 0, diagnostics: out.diagnostics.slice(0, 50), body, contentType, tally } };
+  return { ok: true, value: { signal: 'logs', transport, logs: out.logs, rejected: 0, diagnostics: out.diagnostics.slice(0, 50), body, contentType, tally, cost: decodedCost(body.byteLength, out.logs.length) } };
 }

@@ -9,7 +9,9 @@
 //                            -> retryable, with the downstream's Retry-After as it was sent;
 //   any other status         -> permanent (the batch can never be delivered as it is).
 // Once the downstream has answered 2xx the export is accepted, whatever happens after (a body that
-// never finishes, a timer): it is never reported as failed, so the sender never re-sends it.
+// never finishes, a timer): it is never reported as failed, so the sender never re-sends it. The
+// timeout measures the downstream, not this thread (downstream-timer.ts): an answer that arrived
+// while the thread was busy wins, and a timeout our own backlog caused says so.
 // Every call resolves to an outcome, never rejects, and is bounded by the timeout.
 // Must never retry on its own (the sender's retry, answered from the pipeline's replay cache,
 // is the one retry loop), beyond one immediate re-send on a reused keep-alive socket the
@@ -26,10 +28,12 @@ import { OtlpTypes } from '../otlp/otlp-schema.js';
 import { piecesLength, type Pieces } from '../otlp/forward-bytes.js';
 import type { DownstreamConfig } from './config.js';
 import * as N from './names.js';
+import { downstreamTimer } from './downstream-timer.js';
 
 export type ExportOutcome =
   | { ok: true; rejected?: number; errorMessage?: string }
-  | { ok: false; retryable: boolean; reason: string; status?: number; retryAfterSeconds?: number };
+  /** cause `backlog`: the export did not finish because of this service's own load (a busy thread, no free connection), not the downstream. */
+  | { ok: false; retryable: boolean; reason: string; status?: number; retryAfterSeconds?: number; cause?: 'backlog' };
 
 export interface Downstream {
   readonly hasLogs: boolean;
@@ -123,19 +127,26 @@ function attempt(u: URL, payload: readonly Buffer[], headers: Record<string, str
     const done = (a: Attempt) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      timer.clear();
       resolve(a);
     };
+    let connected = false;
     const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(u, { method: 'POST', headers, agent }, (res) => {
       // The downstream has answered: from here on the outcome is its status, never a timeout.
-      clearTimeout(timer);
+      timer.clear();
       const status = res.statusCode ?? 0;
       readLimited(res, Math.min(RESPONSE_BODY_MS, timeoutMs), (bytes) => done({ outcome: outcomeOf(status, res, bytes, signal) }));
     });
-    const timer = setTimeout(() => {
+    req.once('socket', () => {
+      connected = true;
+    });
+    const timer = downstreamTimer(timeoutMs, (busyMs) => {
       req.destroy();
-      done({ outcome: { ok: false, retryable: true, reason: `${signal} export got no answer within ${timeoutMs} ms` } });
-    }, timeoutMs);
+      // No connection yet: the export waited for one of ours (every one busy), not for the downstream.
+      if (!connected) return done({ outcome: { ok: false, retryable: true, cause: 'backlog', reason: `${signal} export waited ${timeoutMs} ms for a free connection to the downstream (this service's own backlog)` } });
+      const note = busyMs >= timeoutMs ? ` (this service's thread was also busy for ${busyMs} ms meanwhile, not counted)` : '';
+      done({ outcome: { ok: false, retryable: true, reason: `${signal} export got no answer within ${timeoutMs} ms${note}` } });
+    });
     req.on('error', (e: NodeJS.ErrnoException) => {
       const stale = req.reusedSocket && (e.code === 'ECONNRESET' || e.code === 'EPIPE');
       done({ outcome: { ok: false, retryable: true, reason: `${signal} export failed: ${e.message}` }, ...(stale ? { staleSocket: true } : {}) });

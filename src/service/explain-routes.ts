@@ -35,6 +35,8 @@ import { linkFindingEvents, signSession, verifyLink, verifySession, ALL } from '
 import { authorize, authRequired, type AuthConfig } from './auth.js';
 import type { CoreLike } from './pipeline.js';
 import * as N from './names.js';
+import { ownTenantLogs } from './tenant-scope.js';
+import { retainedBytes } from '../runs/retained-bytes.js';
 
 /** Raw sensitive values kept per trace (values, and witness values), and characters per value. */
 const MAX_SENSITIVE_PER_TRACE = 2000;
@@ -51,24 +53,8 @@ interface Kept {
   cut: boolean;
 }
 
-function approxBytes(v: unknown): number {
-  let bytes = 0;
-  const stack: unknown[] = [v];
-  let visited = 0;
-  while (stack.length > 0 && visited++ < 200_000) {
-    const x = stack.pop();
-    if (typeof x === 'string') bytes += x.length * 2 + 16;
-    else if (x instanceof Uint8Array) bytes += x.byteLength + 64;
-    else if (x !== null && typeof x === 'object') {
-      bytes += 32;
-      for (const k in x as Record<string, unknown>) {
-        bytes += k.length * 2 + 16;
-        stack.push((x as Record<string, unknown>)[k]);
-      }
-    } else bytes += 16;
-  }
-  return bytes;
-}
+/** Bytes a kept span or record holds: every value walked, no cap (issue 31; src/runs/retained-bytes.ts). */
+const approxBytes = retainedBytes;
 
 type ExplainLimits = Record<keyof typeof EXPLAIN_LIMITS, number>;
 
@@ -236,7 +222,8 @@ export function explainingCore(core: CoreLike, store: ExplainStore, o: ExplainSe
         if (o.publicUrl) addExplainUrls(input, result, o);
         const byTrace = new Map<string, Finding[]>();
         for (const f of result.findings) byTrace.set(f.span.traceId, [...(byTrace.get(f.span.traceId) ?? []), f]);
-        store.add(annotatedSpans(input.spans, result), input.logs ?? [], new Map([...byTrace].map(([t, fs]) => [t, sensitiveOfFindings(fs)])));
+        const foreign = new Set(result.foreignLogs ?? []);
+        store.add(annotatedSpans(input.spans, result), foreign.size ? (input.logs ?? []).filter((l) => !foreign.has(l)) : input.logs ?? [], new Map([...byTrace].map(([t, fs]) => [t, sensitiveOfFindings(fs)])));
       } catch {
         // Explaining is secondary: a failure here never costs the batch its analysis.
       }
@@ -343,7 +330,7 @@ function answerTrace(res: ServerResponse, api: boolean, traceId: string, asked: 
   } else if (tenants.length === 1) tenant = tenants[0]!;
   else return fail(400, `trace ${traceId} holds spans of ${tenants.length} tenants: name one with ?tenant=`);
   const e = explainTrace(
-    { traceId, spans: record.spans, logs: record.logs },
+    { traceId, spans: record.spans, logs: ownTenantLogs(record.spans, record.logs, o.tenantAttribute) },
     { ...(o.declarations ? { declarations: o.declarations } : {}), redaction: o.redaction, tenantAttribute: o.tenantAttribute, tenant, sensitive: record.sensitive },
   );
   if (api) sendText(res, 200, { 'Content-Type': N.CONTENT_TYPE_JSON, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }, JSON.stringify({ ...e, ...(record.cut ? { incomplete: 'spans or log records past the per-trace bound were not kept' } : {}) }));

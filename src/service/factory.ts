@@ -155,6 +155,8 @@ class FootprintService implements ServiceComponent {
       redaction: config.redaction,
       tenantAttribute: config.tenantAttribute,
       checks: config.checks,
+      // One tenant's log records never join another's spans (issue 31).
+      logJoin: 'own-tenant' as const,
     };
     const linkSecret = explainLinkSecret(config.explainLinks.secret, config.auth);
     const explainOptions: ExplainServiceOptions = {
@@ -236,6 +238,7 @@ class FootprintService implements ServiceComponent {
     await this.pipeline.drain((this.config.downstream?.timeoutMs ?? 1000) + 2000);
     await closing;
     await this.shared?.sync.flush(1000);
+    this.shared?.sync.stop();
     await this.shared?.store.close();
     await this.downstream?.shutdown();
     this.state = 'stopped';

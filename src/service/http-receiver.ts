@@ -21,7 +21,8 @@ import type { ServiceConfig } from './config.js';
 import type { FindingsStore } from './findings-store.js';
 import type { ServiceMetrics } from './metrics.js';
 import type { BatchOutcome, LogFn, Pipeline } from './pipeline.js';
-import { decodeLogsBody, decodeTraceBody, type Encoding } from './decode.js';
+import { decodeLogsBody, decodeTraceBodyAsync, type Encoding } from './decode.js';
+import { costBeforeDecode } from './admission.js';
 import { encodeLogsResponseProto, encodeStatusProto, encodeTraceResponseProto, logsResponseJson, traceResponseJson } from '../otlp/proto.js';
 import * as N from './names.js';
 import { foreignTenantsOf, foreignTenantsMessage } from './tenant-scope.js';
@@ -66,9 +67,6 @@ export class HttpReceiver {
   private server: Server | null = null;
   private readonly routes = new Map<string, Route>();
   private readonly guard: ConnectionGuard;
-  /** Wire bytes reserved by requests whose bodies are being read (admission budget with the pipeline's). */
-  private readingBytes = 0;
-  private readers = 0;
 
   constructor(private readonly d: HttpReceiverDeps) {
     const l = d.config.limits;
@@ -89,7 +87,12 @@ export class HttpReceiver {
     this.route(N.PATH_METRICS, {
       method: 'GET',
       auth: true,
-      handle: async (_q, res) => {
+      handle: async (req, res) => {
+        // The series are the whole service's (findings by kind, every tenant's traffic): a token
+        // bound to some tenants is refused rather than shown the others' (issue 31).
+        if (this.accessOf(req).tenants !== undefined) {
+          return sendStatus(res, 403, 'json', RPC.PERMISSION_DENIED, '/metrics covers every tenant: it is served only to a token that sees every tenant (auth.token, or a token whose tenants include "*")');
+        }
         const { contentType, body } = await this.d.metrics.text();
         send(res, 200, contentType, body);
       },
@@ -206,6 +209,8 @@ export class HttpReceiver {
       res.setHeader('Retry-After', String(RETRY_AFTER_BUSY_S));
       return sendStatus(res, 503, 'json', RPC.UNAVAILABLE, `every connection (limits.connections ${config.limits.connections}) is busy; retry`, true);
     }
+    // A connection that carried an authenticated request (any, with auth off) is evicted last.
+    if ((authOn && authed) || (!authOn && !found?.probe)) this.guard.markTrusted(socket);
     if ((!found || found.auth) && authOn && !authed) {
       if (!found && this.d.explainUnauthed?.(req, res, url)) return;
       req.resume();
@@ -250,39 +255,38 @@ export class HttpReceiver {
     if (declared !== undefined && Number.isFinite(declared) && declared > limit) {
       return this.tooLarge(req, res, encoding, `body of ${declared} bytes is over limits.bodyBytes (${limit})`);
     }
-    // Admission before reading: the queue, and the bytes being read plus those held.
-    const admitted = this.admit(signal, Number.isFinite(declared) ? declared! : 0);
+    // Admission before reading: the queue, and the decoded cost of the bodies being read and the
+    // batches held, with this one's (admission.ts).
+    const declaredBytes = Number.isFinite(declared) ? declared! : 0;
+    const admitted = this.d.pipeline.admits(costBeforeDecode(declaredBytes), `this ${signal} body of ${declaredBytes} bytes`);
     if (admitted !== true) return this.busy(req, res, encoding, signal, admitted);
     // This body's share of the budget: what it declared, grown to what has arrived (a body
-    // without Content-Length, or one longer than declared, is counted as it streams).
-    let reservedBytes = Number.isFinite(declared) ? declared! : 0;
-    this.readers++;
-    this.readingBytes += reservedBytes;
-    let raw: Buffer | 'too-large' | 'aborted' | 'over-budget';
+    // without Content-Length, or one longer than declared, is counted as it streams), until the
+    // batch is submitted (the pipeline then holds its decoded cost).
+    const reservation = this.d.pipeline.admission.reserve(costBeforeDecode(declaredBytes));
     try {
-      raw = await readBody(req, limit, (size) => {
-        if (size <= reservedBytes) return true;
-        const others = this.readingBytes - reservedBytes + this.d.pipeline.bytesHeld;
-        this.readingBytes += size - reservedBytes;
-        reservedBytes = size;
-        // A body bigger than the whole budget still streams when nothing else is read or held.
-        return others === 0 || others + size <= config.limits.queuedBytes;
-      });
+      const raw = await readBody(req, limit, (size) => reservation.grow(costBeforeDecode(size)));
+      if (raw === 'over-budget') return this.busy(req, res, encoding, signal, `the bodies being read and held passed limits.queuedBytes (${config.limits.queuedBytes}, decoded cost) while this one streamed`);
+      if (raw === 'too-large') return this.tooLarge(req, res, encoding, `body is over limits.bodyBytes (${limit})`);
+      if (raw === 'aborted') return; // the client went away; nothing to answer
+      let body: Uint8Array = raw;
+      if (ce === 'gzip') {
+        const inflated = await inflate(raw, limit);
+        if (inflated === 'too-large') return this.tooLarge(req, res, encoding, `gzip body inflates past limits.bodyBytes (${limit})`);
+        if (typeof inflated === 'string') return sendStatus(res, 400, encoding, RPC.INVALID_ARGUMENT, `Content-Encoding is gzip but the body is not (${inflated})`);
+        body = inflated;
+        if (!reservation.grow(costBeforeDecode(body.byteLength))) return this.busy(req, res, encoding, signal, `this ${signal} body inflates to ${body.byteLength} bytes, past limits.queuedBytes (${config.limits.queuedBytes}, decoded cost) with what is held`);
+      }
+      return await this.decodeAndSubmit(req, res, signal, encoding, mediaType, body, reservation);
     } finally {
-      this.readers--;
-      this.readingBytes -= reservedBytes;
+      reservation.release();
     }
-    if (raw === 'over-budget') return this.busy(req, res, encoding, signal, `the bodies being read and held passed limits.queuedBytes (${config.limits.queuedBytes}) while this one streamed`);
-    if (raw === 'too-large') return this.tooLarge(req, res, encoding, `body is over limits.bodyBytes (${limit})`);
-    if (raw === 'aborted') return; // the client went away; nothing to answer
-    let body: Uint8Array = raw;
-    if (ce === 'gzip') {
-      const inflated = await inflate(raw, limit);
-      if (inflated === 'too-large') return this.tooLarge(req, res, encoding, `gzip body inflates past limits.bodyBytes (${limit})`);
-      if (typeof inflated === 'string') return sendStatus(res, 400, encoding, RPC.INVALID_ARGUMENT, `Content-Encoding is gzip but the body is not (${inflated})`);
-      body = inflated;
-    }
-    const decoded = signal === 'traces' ? decodeTraceBody(body, encoding, 'http') : decodeLogsBody(body, encoding, 'http', mediaType);
+  }
+
+  /** Decodes a body (the event loop gets turns while a large one is read) and hands it to the pipeline. */
+  private async decodeAndSubmit(req: IncomingMessage, res: ServerResponse, signal: 'traces' | 'logs', encoding: Encoding, mediaType: string, body: Uint8Array, reservation: { release(): void }): Promise<void> {
+    const { config } = this.d;
+    const decoded = signal === 'traces' ? await decodeTraceBodyAsync(body, encoding, 'http') : decodeLogsBody(body, encoding, 'http', mediaType);
     if (!decoded.ok) {
       this.d.metrics.batches.inc({ signal, transport: 'http', outcome: 'undecodable' });
       this.d.log('warn', `${signal} request refused (400): ${decoded.error}`);
@@ -300,21 +304,10 @@ export class HttpReceiver {
     res.on('close', () => {
       if (!res.writableFinished) gone = true;
     });
-    const outcome = await this.d.pipeline.submit({ ...decoded.value, abandoned: () => gone || req.socket.destroyed });
-    return respond(res, signal, encoding, outcome);
-  }
-
-  /** true, or why the request is refused before its body is read. */
-  private admit(signal: string, declared: number): true | string {
-    const l = this.d.config.limits;
-    const p = this.d.pipeline;
-    if (p.full || this.readers + p.inFlight >= l.inFlightBatches + l.queuedBatches) {
-      return `queue full (${l.inFlightBatches} in flight, ${l.queuedBatches} waiting, ${this.readers} being read); retry later`;
-    }
-    const held = this.readingBytes + p.bytesHeld;
-    // A batch bigger than the whole budget still runs when nothing else is held.
-    if (held > 0 && held + declared > l.queuedBytes) return `${held} bytes being read or held; this ${signal} body of ${declared} would pass limits.queuedBytes (${l.queuedBytes}); retry later`;
-    return true;
+    const submitted = this.d.pipeline.submit({ ...decoded.value, abandoned: () => gone || req.socket.destroyed });
+    // The pipeline now holds the batch's decoded cost: this body's reservation is given back.
+    reservation.release();
+    return respond(res, signal, encoding, await submitted);
   }
 
   /** 429 with Retry-After, answered at once; the rest of the body is discarded, then the connection closed. */

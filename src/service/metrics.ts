@@ -21,6 +21,7 @@ export class ServiceMetrics {
   readonly logsReceived: Counter<'transport'>;
   readonly logsForwarded: Counter;
   readonly logsRejected: Counter<'reason'>;
+  readonly logsUnjoined: Counter<'reason'>;
   readonly batches: Counter<'signal' | 'transport' | 'outcome'>;
   readonly exportFailures: Counter<'signal' | 'reason'>;
   readonly exportRetries: Counter<'signal'>;
@@ -45,6 +46,8 @@ export class ServiceMetrics {
     this.logsReceived = new Counter({ name: N.M_LOGS_RECEIVED, help: 'Log records received, by transport.', labelNames: ['transport'], registers: r });
     this.logsForwarded = new Counter({ name: N.M_LOGS_FORWARDED, help: 'Log records accepted downstream.', registers: r });
     this.logsRejected = new Counter({ name: N.M_LOGS_REJECTED, help: 'Log records not forwarded, by reason.', labelNames: ['reason'], registers: r });
+    this.logsUnjoined = new Counter({ name: N.M_LOGS_UNJOINED, help: 'Log records not joined to the span they name, by reason (span-of-another-tenant: the span belongs to another tenant); they are forwarded unchanged.', labelNames: ['reason'], registers: r });
+    this.logsUnjoined.labels({ reason: 'span-of-another-tenant' }).inc(0);
     this.batches = new Counter({ name: N.M_BATCHES, help: 'Export requests handled, by signal, transport and outcome.', labelNames: ['signal', 'transport', 'outcome'], registers: r });
     this.exportFailures = new Counter({ name: N.M_EXPORT_FAILURES, help: 'Downstream exports that failed (the batch was answered 503 and stays with the sender).', labelNames: ['signal', 'reason'], registers: r });
     this.exportRetries = new Counter({ name: N.M_EXPORT_RETRIES, help: 'Batches re-sent by a client after a failed export (recognised by content), answered from the replay cache.', labelNames: ['signal'], registers: r });

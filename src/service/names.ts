@@ -82,3 +82,8 @@ export const M_STATE_STORE_OPS = 'footprint_state_store_operations_total';
 export const M_STATE_STORE_SECONDS = 'footprint_state_store_duration_seconds';
 export const M_STATE_UNAVAILABLE = 'footprint_state_unavailable_turns_total';
 export const M_STATE_STORE_UP = 'footprint_state_store_up';
+
+// ---- Issue 31 (tenants, admission, state guarantees) ----
+export const M_LOGS_UNJOINED = 'footprint_log_records_unjoined_total';
+export const M_STATE_INCOMPLETE = 'footprint_state_incomplete_turns_total';
+export const M_STATE_OWED = 'footprint_state_writes_owed';

@@ -10,6 +10,7 @@
 // lose it) and parts that did go through are not sent twice. Must never drop a span silently:
 // every span not forwarded is counted with a reason and logged. Must never throw at a receiver.
 
+import { performance } from 'node:perf_hooks';
 import type { Diagnostic } from '../model/diagnostics.js';
 import type { Finding } from '../model/finding.js';
 import type { Attributes, LogData, SpanData } from '../model/telemetry.js';
@@ -33,6 +34,9 @@ import { tenantOfSpan } from '../explain/record.js';
 import type { ServiceMetrics, Transport } from './metrics.js';
 import * as N from './names.js';
 import type { StateHook } from '../state/hook.js';
+import { AdmissionBudget } from './admission.js';
+import { traceChunks } from '../runs/trace-chunks.js';
+import type { BatchStateHold, StateSettle } from '../state/sync.js';
 
 /** What the service needs of a core (FootprintCore satisfies it). */
 export interface CoreLike {
@@ -57,6 +61,8 @@ export interface TraceBatch {
   tally?: DecodeTally;
   /** Where each span sits in `body` (protobuf only): the onward export reuses the original bytes. */
   layout?: TraceLayout;
+  /** What the batch holds once decoded (admission.ts decodedCost); default its body's length. */
+  cost?: number;
 }
 
 export interface LogsBatch {
@@ -69,6 +75,8 @@ export interface LogsBatch {
   contentType: string;
   abandoned?: () => boolean;
   tally?: DecodeTally;
+  /** What the batch holds once decoded (admission.ts decodedCost); default its body's length. */
+  cost?: number;
 }
 
 export type Batch = TraceBatch | LogsBatch;
@@ -100,6 +108,10 @@ interface Prepared {
   bytes: number;
   /** The onward trace export, encoded once, as pieces (onward.ts); absent: spansOut is encoded by the downstream. */
   payload?: Pieces;
+  /** Log records of this batch refused for the join: they name a span of another tenant. */
+  foreignLogs: number;
+  /** The shared state this batch read and wrote (with a state store); settled once its writes are stored or covered. */
+  state?: { hold: BatchStateHold; settled: boolean };
 }
 
 export interface PipelineDeps {
@@ -115,10 +127,17 @@ export interface PipelineDeps {
   state?: StateHook;
 }
 
+/** Analysis time between two turns given to the event loop (a large batch is analysed trace by trace). */
+const ANALYSIS_SLICE_MS = 8;
+
 export class Pipeline {
   private active = 0;
-  /** Inflated request bytes held by batches in flight or waiting. */
+  /** Decoded cost (admission.ts) held by batches in flight or waiting. */
   private heldBytes = 0;
+  /** The one budget of bodies being read and batches held, shared by the receivers. */
+  readonly admission: AdmissionBudget;
+  /** Batches are analysed one at a time (each trace by trace, yielding between): a turn is never analysed before an earlier batch's. */
+  private analysing: Promise<void> = Promise.resolve();
   private replayBytes = 0;
   private readonly waiting: (() => void)[] = [];
   private readonly replay = new Map<string, Prepared>();
@@ -132,6 +151,16 @@ export class Pipeline {
 
   constructor(private readonly d: PipelineDeps) {
     this.now = d.now ?? Date.now;
+    this.admission = new AdmissionBudget(() => d.config.limits.queuedBytes, () => this.heldBytes);
+  }
+
+  /** True, or why a new body of decoded cost `cost` would be refused now (queue or byte budget). */
+  admits(cost: number, what: string): true | string {
+    const l = this.d.config.limits;
+    if (this.full || this.admission.readers + this.inFlight >= l.inFlightBatches + l.queuedBatches) {
+      return `queue full (${l.inFlightBatches} in flight, ${l.queuedBatches} waiting, ${this.admission.readers} being read); retry later`;
+    }
+    return this.admission.fits(cost, what);
   }
 
   get inFlight(): number {
@@ -167,11 +196,12 @@ export class Pipeline {
     if (this.active >= limits.inFlightBatches && this.waiting.length >= limits.queuedBatches) {
       return this.refuse(batch, count, 'busy', `queue full (${limits.inFlightBatches} in flight, ${limits.queuedBatches} waiting); retry later`);
     }
-    // A batch bigger than the whole byte budget still runs when nothing else is held.
-    if (this.heldBytes > 0 && this.heldBytes + batch.body.byteLength > limits.queuedBytes) {
-      return this.refuse(batch, count, 'busy', `queue holds ${this.heldBytes} bytes (limits.queuedBytes ${limits.queuedBytes}); retry later`);
+    const size = batch.cost ?? batch.body.byteLength;
+    // A batch bigger than the whole byte budget still runs when nothing else is held. (Bodies being
+    // read were admitted against the same budget; this one's reservation ends once this returns.)
+    if (this.heldBytes > 0 && this.heldBytes + size > limits.queuedBytes) {
+      return this.refuse(batch, count, 'busy', `queue holds ${this.heldBytes} bytes of decoded batches (limits.queuedBytes ${limits.queuedBytes}); retry later`);
     }
-    const size = batch.body.byteLength;
     this.heldBytes += size;
     // A finishing batch hands its slot straight to the next waiter, so `active` never passes the bound.
     if (this.active >= limits.inFlightBatches) await new Promise<void>((r) => this.waiting.push(r));
@@ -236,12 +266,34 @@ export class Pipeline {
     const m = d.metrics;
     this.expireReplay();
     let prepared = this.replay.get(key);
-    if (prepared) m.exportRetries.inc({ signal: batch.signal });
-    else prepared = await this.prepare(batch);
+    let settling: Promise<StateSettle> | undefined;
+    if (prepared) {
+      m.exportRetries.inc({ signal: batch.signal });
+      if (prepared.state && !prepared.state.settled) settling = d.state!.retry(prepared.state.hold);
+    } else {
+      const p = await this.prepare(batch);
+      prepared = p.prepared;
+      settling = p.settling;
+    }
+    // Conversation state first: a batch is exported and acknowledged only once what it taught the
+    // shared store is stored, or its absence is visible to every reader (src/state/sync.ts).
+    if (settling) {
+      const s = await settling;
+      if (s === 'unstored') {
+        this.remember(key, prepared);
+        m.batches.inc({ signal: batch.signal, transport: batch.transport, outcome: 'state-unstored' });
+        m.retryResponses.inc({ status: '503' });
+        const message = 'conversation state could not be stored in time (the state store is slow or not taking writes); retry';
+        d.log('warn', `${batch.signal} batch not acknowledged (503, Retry-After ${RETRY_AFTER_BUSY_S}): ${message}; the sender keeps it`);
+        return { status: 'unavailable', retryAfterSeconds: RETRY_AFTER_BUSY_S, message };
+      }
+      prepared.state!.settled = true;
+    }
 
     const own = batch.signal === 'traces' ? batch.spans.length : batch.logs.length;
     const notes = batch.tally ? tallyMessage(batch.tally) : undefined;
-    let partial: PartialSuccess | undefined = batch.rejected > 0 || notes ? { rejected: batch.rejected, errorMessage: [batch.rejected > 0 ? rejectMessage(batch) : '', notes ?? ''].filter(Boolean).join('; ') } : undefined;
+    const foreign = prepared.foreignLogs > 0 ? foreignMessage(prepared.foreignLogs, d.config.tenantAttribute) : '';
+    let partial: PartialSuccess | undefined = batch.rejected > 0 || notes || foreign ? { rejected: batch.rejected, errorMessage: [batch.rejected > 0 ? rejectMessage(batch) : '', foreign, notes ?? ''].filter(Boolean).join('; ') } : undefined;
     if (batch.rejected > 0) {
       if (batch.signal === 'traces') m.spansRejected.inc({ reason: 'invalid-span' }, batch.rejected);
       else m.logsRejected.inc({ reason: 'invalid-record' }, batch.rejected);
@@ -263,8 +315,11 @@ export class Pipeline {
     let retryAfter: number | undefined;
     /** A permanent refusal of the sender's own data: the final answer. */
     let refusal: { httpStatus: number; message: string } | undefined;
+    /** Failures our own backlog caused, not the downstream (said apart). */
+    let backlog = 0;
     const fail = (part: string, o: Extract<ExportOutcome, { ok: false }>, mine: boolean, what: () => void) => {
-      m.exportFailures.inc({ signal: part === 'traces' ? 'traces' : 'logs', reason: o.status ? `http-${o.status}` : 'error' });
+      m.exportFailures.inc({ signal: part === 'traces' ? 'traces' : 'logs', reason: o.status ? `http-${o.status}` : o.cause === 'backlog' ? 'backlog' : 'error' });
+      if (o.cause === 'backlog') backlog++;
       // 401/403/404: a wrong downstream token or path, which the operator can fix. Dropping the
       // data for it would be worse than holding it: retryable, said once per status, counted.
       const misconfigured = !o.retryable && (o.status === 401 || o.status === 403 || o.status === 404);
@@ -373,7 +428,7 @@ export class Pipeline {
       this.remember(key, prepared);
       m.batches.inc({ signal: batch.signal, transport: batch.transport, outcome: 'export-failed' });
       m.retryResponses.inc({ status: '503' });
-      const message = `downstream export failed: ${failures.join('; ')}`;
+      const message = backlog === failures.length ? `export not completed, this service is busy (not a downstream failure): ${failures.join('; ')}` : `downstream export failed: ${failures.join('; ')}`;
       const seconds = retryAfter ?? RETRY_AFTER_DOWNSTREAM_S;
       d.log('warn', `${batch.signal} batch not acknowledged (503, Retry-After ${seconds}): ${message}; the sender keeps it and retries`);
       return { status: 'unavailable', retryAfterSeconds: seconds, message: fitBytes(message, 1000) };
@@ -395,8 +450,8 @@ export class Pipeline {
     }
   }
 
-  /** Runs the core once per distinct batch and builds what is to be sent. */
-  private async prepare(batch: Batch): Promise<Prepared> {
+  /** Runs the core once per distinct batch and builds what is to be sent (and the state writes' settling, with a store). */
+  private async prepare(batch: Batch): Promise<{ prepared: Prepared; settling?: Promise<StateSettle> }> {
     const { d } = this;
     const m = d.metrics;
     const cap = d.config.limits.spansPerBatch;
@@ -411,9 +466,15 @@ export class Pipeline {
     const input = { spans: analysed.filter((s) => !s.whole).map((s) => s.span), logs };
     // Shared conversation state: read before, written after, each wait bounded (src/state/sync.ts).
     const held = d.state ? await d.state.before(input) : undefined;
-    const result = d.core.process(input);
-    if (held) await d.state!.after(held, input, result);
+    const result = await this.analyse(input);
+    // Marks the result's dispositions now; the writes settle while the rest is built.
+    const settling = held ? d.state!.after(held, input, result) : undefined;
     this.logDiagnostics([...batch.diagnostics, ...result.diagnostics]);
+    // Records naming another tenant's span: refused for the join (the core), counted here; those
+    // of this batch are said in its answer. (Others waited since an earlier batch.)
+    const foreignLogs = new Set(result.foreignLogs ?? []);
+    if (foreignLogs.size) m.logsUnjoined.inc({ reason: 'span-of-another-tenant' }, foreignLogs.size);
+    const ownForeign = foreignLogs.size ? logs.filter((l) => foreignLogs.has(l)).length : 0;
 
     const spansOut: Prepared['spansOut'] = spans.map((item) => {
       const ann = result.annotations.get(spanKey(item.span));
@@ -434,12 +495,12 @@ export class Pipeline {
     for (const [t, n] of traces) d.store.touch(t, n, 0, [...(tenantsIn.get(t) ?? [])]);
     if (batch.signal === 'logs') {
       const lt = new Map<string, number>();
-      for (const l of logs) if (l.traceId) lt.set(l.traceId, (lt.get(l.traceId) ?? 0) + 1);
+      for (const l of logs) if (l.traceId && !foreignLogs.has(l)) lt.set(l.traceId, (lt.get(l.traceId) ?? 0) + 1);
       for (const [t, n] of lt) d.store.touch(t, 0, n);
     }
     for (const f of result.findings) {
       m.findings.inc({ kind: f.kind, seam: f.seam });
-      const view = d.store.add(f, tenantOf.get(spanKey(f.span)));
+      const view = d.store.add(f, f.tenant ?? tenantOf.get(spanKey(f.span)));
       if (!d.downstream && d.config.embedded.print) d.stdout(findingLine(view));
     }
     const evaluations = d.config.evaluations && d.downstream?.hasLogs ? result.findings.map((f) => this.evaluationRecord(f, spans)) : [];
@@ -454,7 +515,48 @@ export class Pipeline {
       ? onwardTracePayload({ layout, spans, annotations: result.annotations, carriers: result.carriers, spansOut, json })
       : undefined;
     if (!payload && d.downstream) readWhole();
-    return { spansOut, evaluations, findings: result.findings.length, done: { traces: spansOut.length === 0, logs: batch.signal !== 'logs', evaluations: evaluations.length === 0 }, at: this.now(), bytes: batch.body.byteLength, ...(payload ? { payload } : {}) };
+    const prepared: Prepared = { spansOut, evaluations, findings: result.findings.length, foreignLogs: ownForeign, done: { traces: spansOut.length === 0, logs: batch.signal !== 'logs', evaluations: evaluations.length === 0 }, at: this.now(), bytes: batch.body.byteLength, ...(payload ? { payload } : {}), ...(held ? { state: { hold: held, settled: false } } : {}) };
+    return settling ? { prepared, settling } : { prepared };
+  }
+
+  /**
+   * core.process over the input trace by trace (as the core itself splits it), giving the event
+   * loop a turn every ANALYSIS_SLICE_MS, so health probes and other requests are answered while a
+   * large batch is analysed; one batch at a time, in the order they got here.
+   */
+  private async analyse(input: ProcessInput): Promise<ProcessResult> {
+    const turn = this.analysing;
+    let done!: () => void;
+    this.analysing = new Promise<void>((r) => (done = r));
+    await turn;
+    try {
+      const parts = traceChunks(input);
+      if (parts.length <= 1) return this.d.core.process(input);
+      const result: ProcessResult = { annotations: new Map(), carriers: [], findings: [], diagnostics: [] };
+      let slice = performance.now();
+      for (const part of parts) {
+        const r = this.d.core.process(part);
+        for (const [key, ann] of r.annotations) {
+          const before = result.annotations.get(key);
+          if (!before) result.annotations.set(key, ann);
+          else {
+            before.events.push(...ann.events);
+            Object.assign(before.attributes, ann.attributes);
+          }
+        }
+        for (const c of r.carriers) result.carriers.push(c);
+        for (const f of r.findings) result.findings.push(f);
+        for (const dg of r.diagnostics) result.diagnostics.push(dg);
+        if (r.foreignLogs) result.foreignLogs = [...(result.foreignLogs ?? []), ...r.foreignLogs];
+        if (performance.now() - slice >= ANALYSIS_SLICE_MS) {
+          await new Promise<void>((res) => setImmediate(res));
+          slice = performance.now();
+        }
+      }
+      return result;
+    } finally {
+      done();
+    }
   }
 
   /** The GenAI conventions' gen_ai.evaluation.result event for one finding, parented to its span. */
@@ -542,6 +644,10 @@ function mergePartial(a: PartialSuccess | undefined, b: PartialSuccess): Partial
   if (!a) return b;
   const msg = [a.errorMessage, b.errorMessage].filter(Boolean).join('; ');
   return { rejected: a.rejected + b.rejected, ...(msg ? { errorMessage: fitBytes(msg, 1000) } : {}) };
+}
+
+function foreignMessage(n: number, tenantAttribute: string): string {
+  return `${n} log record${n === 1 ? ' names' : 's name'} a span of another tenant (resource attribute ${tenantAttribute}): not joined to it (forwarded unchanged)`;
 }
 
 function rejectMessage(batch: Batch): string {

@@ -3,9 +3,12 @@
 // tenant's records is refused whole (HTTP 403 / gRPC PERMISSION_DENIED), before it is analysed
 // or forwarded, so one team's token can neither ground a value in, nor raise findings on, another
 // team's conversations. A token that sees every tenant (auth.token, `*`) sends anything.
+// Whatever any token sends, a log record joins only a span of its own tenant (the core refuses the
+// rest; ownTenantLogs holds the explain routes to the same rule).
 // Pure; must never throw on odd resources.
 
 import { tenantOfResource } from '../model/tenant.js';
+import { spanKey, type LogData, type SpanData } from '../model/telemetry.js';
 import type { LogsBatch, TraceBatch } from './pipeline.js';
 
 /** At most this many foreign tenants are named in a refusal. */
@@ -37,4 +40,14 @@ export function foreignTenantsMessage(signal: 'traces' | 'logs', allowed: readon
   const named = foreign.slice(0, NAMED_AT_MOST).map((t) => JSON.stringify(t)).join(', ');
   const more = foreign.length > NAMED_AT_MOST ? ` and ${foreign.length - NAMED_AT_MOST} more` : '';
   return `this token may send ${signal} only for tenants ${JSON.stringify(allowed)} (resource attribute ${tenantAttribute}); the request holds ${named}${more}: nothing in it was analysed or forwarded`;
+}
+
+/** The records of `logs` that may join the span they name among `spans`: those of the span's own tenant (and those naming no span held). */
+export function ownTenantLogs(spans: readonly SpanData[], logs: readonly LogData[], tenantAttribute: string): LogData[] {
+  const tenantOf = new Map<string, string>();
+  for (const s of spans) if (!tenantOf.has(spanKey(s))) tenantOf.set(spanKey(s), tenantOfResource(s.resource, tenantAttribute));
+  return logs.filter((l) => {
+    const t = l.traceId && l.spanId ? tenantOf.get(spanKey({ traceId: l.traceId, spanId: l.spanId })) : undefined;
+    return t === undefined || t === tenantOfResource(l.resource, tenantAttribute);
+  });
 }

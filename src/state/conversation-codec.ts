@@ -18,7 +18,10 @@ import { ServedHistory } from '../runs/served-history.js';
 // with bytes of the old estimate.
 // 3 (issue 11): the served history is held as UTF-8 with its numbers (src/runs/served-history.ts),
 // `b` counts it that way, and `h` says how much of `b` the writer's history was.
-export const CODEC_VERSION = 3;
+// 4 (issue 31): `q`, the identity of every request counted in `r` (merges are exact and
+// idempotent), `x`, why the history has a gap (an earlier turn's state was lost or unreadable), and
+// ledger rows validated field by field (a malformed row makes the snapshot unreadable, never read).
+export const CODEC_VERSION = 4;
 
 /**
  * Every ConversationState field and how the codec treats it. A field added to the interface
@@ -27,6 +30,7 @@ export const CODEC_VERSION = 3;
 export const CODEC_FIELDS: Record<keyof ConversationState, 'stored' | 'derived' | 'not-stored'> = {
   key: 'stored',
   requests: 'stored',
+  requestIds: 'stored',
   served: 'stored',
   resultTools: 'stored',
   chosen: 'stored',
@@ -36,16 +40,41 @@ export const CODEC_FIELDS: Record<keyof ConversationState, 'stored' | 'derived' 
   incomplete: 'stored',
 };
 
+/** A ledger row as stored: every field the checks read, typed (model/ledger.ts); extra reading fields pass. */
+const LedgerRowSchema = z.object({
+  span: z.object({ traceId: z.string(), spanId: z.string() }).passthrough(),
+  traceId: z.string(),
+  request: z.number().int().positive().optional(),
+  toolName: z.string(),
+  callId: z.string().optional(),
+  // Either may be absent (undefined is stored as absent): a result not captured.
+  arguments: z.unknown().optional(),
+  result: z.unknown().optional(),
+  outcome: z.enum(['ran', 'refused', 'failed', 'unknown']),
+  errorMessage: z.string().optional(),
+  reading: z
+    .object({
+      emptiness: z.enum(['declared-absent', 'undeclared-empty', 'non-empty', 'unknown']),
+      rows: z.number().int().nonnegative().optional(),
+      shape: z.enum(['array', 'absence', 'coverage', 'described', 'rows-at', 'text', 'object', 'none']),
+      objectRows: z.array(z.record(z.string(), z.unknown())).optional(),
+    })
+    .passthrough(),
+  startTimeUnixNano: z.bigint(),
+});
+
 const Snapshot = z.object({
   v: z.literal(CODEC_VERSION),
   k: z.string(),
   r: z.number().int().nonnegative(),
+  q: z.array(z.number().int().nonnegative()),
+  x: z.string().max(500).optional(),
   s: z.array(z.object({ source: z.string(), message: z.number(), text: z.string(), request: z.number() }).passthrough()),
   t: z.array(z.string()),
   // [call id, request, tool name] or, with the call's sole argument (src/runs/sole-argument.ts),
   // [call id, request, tool name, key, value].
   c: z.array(z.union([z.tuple([z.string(), z.number(), z.string()]), z.tuple([z.string(), z.number(), z.string(), z.string(), z.union([z.string(), z.number(), z.boolean()])])])),
-  l: z.array(z.object({ span: z.object({ traceId: z.string(), spanId: z.string() }).passthrough(), traceId: z.string(), toolName: z.string(), outcome: z.string() }).passthrough()),
+  l: z.array(LedgerRowSchema),
   b: z.number().nonnegative(),
   // The bytes of `b` that were the writer's served history: the reader's own copy replaces them.
   h: z.number().nonnegative(),
@@ -71,12 +100,14 @@ function reviver(_k: string, v: unknown): unknown {
   return v;
 }
 
-/** The snapshot of a state, as a string for the store. */
-export function encodeConversation(s: ConversationState): string {
+/** The snapshot of a state, as a string for the store; `gap`: why its history is known to have a hole. */
+export function encodeConversation(s: ConversationState, gap?: string): string {
   const snap = {
     v: CODEC_VERSION,
     k: s.key,
     r: s.requests,
+    q: s.requestIds,
+    ...(gap ? { x: gap.slice(0, 500) } : {}),
     s: s.served.all(),
     t: [...s.resultTools],
     c: [...s.chosen].map(([id, c]) => (c.soleArgument ? [id, c.request, c.toolName, c.soleArgument.key, c.soleArgument.value] : [id, c.request, c.toolName])),
@@ -91,6 +122,11 @@ export function encodeConversation(s: ConversationState): string {
 
 /** The state a snapshot holds, or undefined when it is not one this version can read. */
 export function decodeConversation(text: string): ConversationState | undefined {
+  return decodeSnapshot(text)?.state;
+}
+
+/** The state a snapshot holds and the gap it records, or undefined when it is not one this version can read. */
+export function decodeSnapshot(text: string): { state: ConversationState; gap?: string } | undefined {
   let raw: unknown;
   try {
     raw = JSON.parse(text, reviver);
@@ -100,11 +136,14 @@ export function decodeConversation(text: string): ConversationState | undefined 
   const p = Snapshot.safeParse(raw);
   if (!p.success) return undefined;
   const d = p.data;
+  // Every counted request has its identity, or the merge could not be exact.
+  if (d.q.length !== d.r) return undefined;
   // JSON.parse's reviver drops a key whose value revives to undefined, as the state never had it.
   const served = ServedHistory.of(d.s as unknown as EarlierServed[], servedKey);
-  return {
+  const state: ConversationState = {
     key: d.k,
     requests: d.r,
+    requestIds: d.q,
     served,
     resultTools: new Set(d.t),
     chosen: new Map(d.c.map((c) => [c[0], c.length === 5 ? { request: c[1], toolName: c[2], soleArgument: { key: c[3], value: c[4] } } : { request: c[1], toolName: c[2] }])),
@@ -113,4 +152,5 @@ export function decodeConversation(text: string): ConversationState | undefined 
     bytes: Math.max(0, d.b - d.h) + served.bytes,
     incomplete: d.i,
   };
+  return d.x ? { state, gap: d.x } : { state };
 }

@@ -3,7 +3,8 @@
 // connect here (start() does, bounded) and never throw at the factory: a core that cannot expose
 // its conversations gets no store, with a warning.
 
-import type { Registry } from 'prom-client';
+import { Gauge, type Registry } from 'prom-client';
+import * as N from '../service/names.js';
 import type { ServiceConfig } from '../service/config.js';
 import type { ConversationStateAccess } from '../runs/state-access.js';
 import { DEFAULT_LIMITS } from '../limits.js';
@@ -34,5 +35,6 @@ export function createSharedState(config: ServiceConfig, core: unknown, registry
   const store = new ValkeyStateStore({ url: config.state.url, ttlMs: idleMs, log });
   const metrics = new StateMetrics(registry, () => store.ready().ok);
   const sync = new StateSync({ store, access: core.stateAccess(), metrics, maxSnapshotBytes: config.limits.bytesPerConversation, maxConversations: config.limits.conversations, idleMs, log });
+  new Gauge({ name: N.M_STATE_OWED, help: 'Conversation state writes acknowledged but not landed in the store yet (retried until they land).', registers: [registry], collect() { this.set(sync.owedWrites); } });
   return { store, sync };
 }

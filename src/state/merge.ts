@@ -1,34 +1,45 @@
-// Merges two versions of one conversation's state that grew apart from a common base: the store's
-// (another instance wrote it) and this instance's (analysed since it last read or wrote the base).
-// The result holds the store's state plus whatever this instance added since the base, its
-// requests numbered after the store's: the union of served strings, result tools, chosen calls and
-// ledger rows, ordered by request (ledger rows by when they ran). Pure; never drops a store row.
+// Merges two versions of one conversation's state: the store's (other instances wrote it) and this
+// instance's. Requests are matched by identity (ConversationState.requestIds): a request the store
+// already counts keeps the store's number, each request only this instance saw is numbered after
+// the store's, in this instance's order. So the merge is exact and idempotent: merging the same
+// local state twice, or a state that already holds this instance's last write, counts nothing twice
+// (issue 31: concurrent writers inflated stored request counts by 8 to 47 %). The result holds the
+// union of served strings, result tools, chosen calls and ledger rows, ordered by request (ledger
+// rows by when they ran). Pure; never drops a store row.
 
 import type { ConversationState } from '../runs/conversations.js';
-import { CHOSEN_BYTES, ledgerRowBytes, servedKey } from '../runs/conversations.js';
+import { CHOSEN_BYTES, REQUEST_ID_BYTES, ledgerRowBytes, servedKey } from '../runs/conversations.js';
 import { ServedHistory } from '../runs/served-history.js';
 import type { EarlierServed } from '../checks/unsupported-argument.js';
 import type { LedgerRow } from '../model/ledger.js';
 
 const rowId = (r: LedgerRow) => `${r.span.traceId}/${r.span.spanId}/${r.callId ?? ''}`;
 
-/**
- * `store`: the state the store holds now. `local`: this instance's. `baseRequests`: the requests
- * of the state both grew from (what this instance last read or wrote); local requests past it are
- * this instance's own additions.
- */
-export function mergeConversation(store: ConversationState, local: ConversationState, baseRequests: number): ConversationState {
-  const added = Math.max(0, local.requests - baseRequests);
-  const offset = Math.max(0, store.requests - baseRequests);
-  const shift = (request: number) => (request > baseRequests ? request + offset : request);
+/** `store`: the state the store holds now. `local`: this instance's. */
+export function mergeConversation(store: ConversationState, local: ConversationState): ConversationState {
+  // Local request number -> its number in the merged state.
+  const storeNumber = new Map<number, number>();
+  store.requestIds.forEach((id, i) => storeNumber.set(id, i + 1));
+  const renumber = new Map<number, number>();
+  const newIds: number[] = [];
+  local.requestIds.forEach((id, i) => {
+    const at = storeNumber.get(id);
+    if (at !== undefined) renumber.set(i + 1, at);
+    else {
+      newIds.push(id);
+      renumber.set(i + 1, store.requests + newIds.length);
+    }
+  });
+  const shift = (request: number) => renumber.get(request) ?? request;
   const out: ConversationState = {
     key: store.key,
-    requests: store.requests + added,
+    requests: store.requests + newIds.length,
+    requestIds: [...store.requestIds, ...newIds],
     served: store.served.clone(),
     resultTools: new Set([...store.resultTools, ...local.resultTools]),
     chosen: new Map(store.chosen),
     ledger: [...store.ledger],
-    bytes: store.bytes,
+    bytes: store.bytes + newIds.length * REQUEST_ID_BYTES,
     incomplete: store.incomplete || local.incomplete,
   };
   // The served history: the store's records and the local ones it lacks, ordered by request.
@@ -53,7 +64,7 @@ export function mergeConversation(store: ConversationState, local: ConversationS
   }
   out.ledger.sort((a, b) => (a.startTimeUnixNano < b.startTimeUnixNano ? -1 : a.startTimeUnixNano > b.startTimeUnixNano ? 1 : 0));
   if (local.pendingChoice) {
-    out.pendingChoice = local.pendingChoice;
+    out.pendingChoice = { ...local.pendingChoice, request: shift(local.pendingChoice.request) };
     out.bytes += local.pendingChoice.bytes;
   }
   return out;

@@ -1,5 +1,6 @@
 // `npm run quality`: scores the quality corpus with its declarations and with none, and the real
-// agent runs (real.ts) in four modes; prints the three tables (every case with --verbose), writes
+// agent runs (real.ts) in four modes; prints the three tables (every case with --verbose, with no
+// declarations with --verbose-none), writes
 // test/quality/results.json, and with --write-floor sets floor.json to the measured figures (and the
 // README's quality block). Exit 1 when a figure is below its floor (or above its ceiling, for
 // findings on healthy real runs). Run from the package root.
@@ -17,6 +18,7 @@ const results = scoreCorpus(root);
 const bare = scoreCorpus(root, 'none');
 const real = scoreRealRuns(root);
 if (args.has('--verbose')) process.stdout.write(renderVerbose(results) + '\n');
+if (args.has('--verbose-none')) process.stdout.write(renderVerbose(bare) + '\n');
 process.stdout.write('Corpus, with each case\'s declarations:\n\n');
 process.stdout.write(renderTable(results));
 process.stdout.write('\nCorpus, with no declarations (what inference arms):\n\n');

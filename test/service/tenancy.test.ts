@@ -79,6 +79,20 @@ describe('/api/findings is held to the token\'s tenants', () => {
     }
   });
 
+  it('/metrics (every tenant\'s series) is refused to a tenant-bound token and served to one that sees every tenant (issue 31)', async () => {
+    for (const token of [A, B]) {
+      const r = await get('/metrics', token);
+      expect(r.status).toBe(403);
+      expect(((await r.json()) as { message: string }).message).toMatch(/only to a token that sees every tenant/);
+    }
+    for (const token of [ALL, STAR]) {
+      const r = await get('/metrics', token);
+      expect(r.status).toBe(200);
+      expect(await r.text()).toContain('footprint_findings_total');
+    }
+    expect((await get('/metrics')).status).toBe(401);
+  });
+
   it('a wrong token is refused (401)', async () => {
     expect((await get('/api/findings', 'nope')).status).toBe(401);
     expect((await get('/api/findings')).status).toBe(401);

@@ -19,6 +19,7 @@ function fullState(): Required<ConversationState> {
   return {
     key: 'acme\u0000conv\u0000conv-1',
     requests: 2,
+    requestIds: [4_503_599_627_370_495, 17],
     served,
     resultTools: new Set(['backup_jobs', 'list_machines']),
     chosen: new Map([
@@ -103,6 +104,7 @@ describe('conversation codec', () => {
     store.recordServed(st, 1, [{ source: 'user', message: 0, text: 'hello' }], ['lookup']);
     store.recordChosen(st, 1, [{ id: 'c1', name: 'lookup' }]);
     st.requests = 1;
+    store.recordRequestId(st, `${'f'.repeat(32)}/${'a'.repeat(16)}`);
     const back = decodeConversation(encodeConversation(st))!;
     expect(plain(back)).toEqual(plain(st));
     expect(back.bytes).toBe(st.bytes);
@@ -114,5 +116,12 @@ describe('conversation codec', () => {
     expect(decodeConversation(JSON.stringify({ ...JSON.parse(text), r: 'two' }))).toBeUndefined();
     expect(decodeConversation('not json {')).toBeUndefined();
     expect(decodeConversation('null')).toBeUndefined();
+    // Every counted request has its identity (else a merge could not be exact).
+    expect(decodeConversation(JSON.stringify({ ...JSON.parse(text), q: [1] }))).toBeUndefined();
+    // A ledger row missing a field the checks read is malformed: the whole snapshot is refused.
+    const rows = JSON.parse(text) as { l: Record<string, unknown>[] };
+    delete rows.l[0]!.reading;
+    expect(decodeConversation(JSON.stringify(rows))).toBeUndefined();
+    expect(decodeConversation(JSON.stringify({ ...JSON.parse(text), l: [{ ...JSON.parse(text).l[0], outcome: 'exploded' }] }))).toBeUndefined();
   });
 });

@@ -15,6 +15,7 @@ import type { AttrValue, LogData, SpanData } from '../../src/model/telemetry.js'
 import { StateSync } from '../../src/state/sync.js';
 import { StateMetrics } from '../../src/state/metrics.js';
 import { ValkeyStateStore } from '../../src/state/valkey-store.js';
+import { Redis as ValkeyRedis } from 'iovalkey';
 import type { ConversationStateStore } from '../../src/state/store.js';
 import type { StateHook } from '../../src/state/hook.js';
 import { loadFixture, type Library } from '../helpers/fixtures.js';
@@ -128,8 +129,10 @@ export interface Instance {
   exported: SpanData[];
   metrics: ServiceMetrics;
   store: ConversationStateStore | null;
-  /** Milliseconds each batch waited on the store (before + after). */
+  /** Milliseconds each batch's analysis waited on the store's read (its answer may wait longer for the write, up to STATE_STORE_ACK_WAIT_MS). */
   waits: number[];
+  /** The sync (with a store). */
+  sync: StateSync | undefined;
   /** Waits for store writes still under way (a write past the budget finishes in the background). */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -142,7 +145,7 @@ const declarations = (() => {
 })();
 
 /** One service pipeline with its own core; with `store`, a StateSync over it (its own client). */
-export function instance(opts: { redisUrl?: string; store?: ConversationStateStore; budgetMs?: number } = {}): Instance {
+export function instance(opts: { redisUrl?: string; store?: ConversationStateStore; budgetMs?: number; now?: () => number } = {}): Instance {
   const config = testConfig();
   const core = new FootprintCore({ declarations, tenantAttribute: config.tenantAttribute });
   const exported: SpanData[] = [];
@@ -161,24 +164,20 @@ export function instance(opts: { redisUrl?: string; store?: ConversationStateSto
   let state: StateHook | undefined;
   let sync: StateSync | undefined;
   if (store) {
-    sync = new StateSync({ store, access: core.stateAccess(), metrics: new StateMetrics(metrics.registry, () => store.ready().ok), maxSnapshotBytes: config.limits.bytesPerConversation, maxConversations: 1000, idleMs: 60_000, ...(opts.budgetMs ? { budgetMs: opts.budgetMs } : {}) });
-    const index = new WeakMap<object, number>();
+    sync = new StateSync({ store, access: core.stateAccess(), metrics: new StateMetrics(metrics.registry, () => store.ready().ok), maxSnapshotBytes: config.limits.bytesPerConversation, maxConversations: 1000, idleMs: 60_000, ...(process.env.FP_DBG ? { log: (l: string, m: string) => console.log(l, m) } : {}), ...(opts.budgetMs ? { budgetMs: opts.budgetMs } : {}), ...(opts.now ? { now: opts.now } : {}) });
     state = {
       before: async (input) => {
         const t0 = performance.now();
         const h = await sync!.before(input);
-        index.set(h, waits.push(performance.now() - t0) - 1);
+        waits.push(performance.now() - t0);
         return h;
       },
-      after: async (h, input, result) => {
-        const t0 = performance.now();
-        await sync!.after(h, input, result);
-        waits[index.get(h)!]! += performance.now() - t0;
-      },
+      after: (h, input, result) => sync!.after(h, input, result),
+      retry: (h) => sync!.retry(h),
     };
   }
   const pipeline = new Pipeline({ config, core, downstream, store: new FindingsStore(10, 'quote', 64), metrics, log: () => {}, stdout: () => {}, ...(state ? { state } : {}) });
-  return { pipeline, exported, metrics, store, waits, flush: async () => void (await sync?.flush(5000)), close: async () => void (await store?.close()) };
+  return { pipeline, exported, metrics, store, waits, sync, flush: async () => void (await sync?.flush(5000)), close: async () => void (await store?.close()) };
 }
 
 /** What footprint wrote, per turn: findings and dispositions (span and finding ids, times left out). */
@@ -204,4 +203,44 @@ export async function send(inst: Instance, turn: TurnBatches['turns'][number]): 
   // A write past the budget finishes in the background; the next turn (a later request in real
   // life, seconds on) must find it, so the tests wait for it rather than race it.
   await inst.flush();
+}
+
+/**
+ * Submits a turn's batches as a collector does: a retryable answer (429/503) is retried after a
+ * short pause (the same batch, so the service recognises the re-send), until accepted or `ms` is up.
+ */
+export async function sendRetrying(inst: Instance, turn: TurnBatches['turns'][number], ms = 15_000): Promise<{ retries: number }> {
+  const until = Date.now() + ms;
+  let retries = 0;
+  for (const b of batchesOf(turn)) {
+    for (;;) {
+      const o = await inst.pipeline.submit(b);
+      if (o.status === 'ok') break;
+      if (o.status === 'refused' || Date.now() > until) throw new Error(`batch not accepted: ${JSON.stringify(o)}`);
+      retries++;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return { retries };
+}
+
+/** A plain client for test-side commands (CLIENT PAUSE, SET, HGET); closed by the caller. */
+export function adminClient(url: string): import('iovalkey').Redis {
+  return new ValkeyRedis(url, { maxRetriesPerRequest: 1, lazyConnect: false });
+}
+
+/** The lines `written` gives, with the conversation id made neutral. */
+export function writtenAs(spans: readonly SpanData[], traceId: string, conversationId: string): string[] {
+  return written(spans, traceId).map((l) => l.replaceAll(conversationId, 'CONV'));
+}
+
+/** Turn `turn` of a conversation again as a later turn: fresh trace id, every time moved `laterMs` on. */
+export function laterTurn(turn: TurnBatches['turns'][number], laterMs: number): TurnBatches['turns'][number] {
+  const traceId = randomBytes(16).toString('hex');
+  const d = BigInt(laterMs) * 1_000_000n;
+  return {
+    traceId,
+    spans: turn.spans.map((s) => ({ ...s, traceId, startTimeUnixNano: s.startTimeUnixNano + d, endTimeUnixNano: s.endTimeUnixNano + d })),
+    logs: turn.logs.map((l) => ({ ...l, traceId, timeUnixNano: l.timeUnixNano + d })),
+  };
 }

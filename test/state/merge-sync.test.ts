@@ -13,11 +13,12 @@ import { conversationCopy, instance, send } from './helpers.js';
 import { metricSum, parseMetrics } from '../service/helpers.js';
 import * as N from '../../src/service/names.js';
 
-function state(key: string, requests: number, served: [string, number][], calls: [string, number][]): ConversationState {
+function state(key: string, requests: number, served: [string, number][], calls: [string, number][], ids: number[] = Array.from({ length: requests }, (_, i) => 1000 + i)): ConversationState {
   const s = served.map(([text, request]) => ({ source: 'tool-result' as const, message: 1, text, request }));
   return {
     key,
     requests,
+    requestIds: ids,
     served: ServedHistory.of(s, servedKey),
     resultTools: new Set(['t']),
     chosen: new Map(calls.map(([id, request]) => [id, { request, toolName: 't' }])),
@@ -30,9 +31,10 @@ function state(key: string, requests: number, served: [string, number][], calls:
 describe('merge of two versions grown from one base', () => {
   it('keeps every store row and appends the local additions numbered after the store', () => {
     const base: [string, number][] = [['alpha', 1]];
-    const store = state('k', 2, [...base, ['beta', 2]], [['c1', 1], ['c2', 2]]);
-    const local = state('k', 2, [...base, ['gamma', 2]], [['c1', 1], ['c3', 2]]);
-    const m = mergeConversation(store, local, 1);
+    // Request 1 is the same request on both sides; each side's request 2 is its own.
+    const store = state('k', 2, [...base, ['beta', 2]], [['c1', 1], ['c2', 2]], [7, 8]);
+    const local = state('k', 2, [...base, ['gamma', 2]], [['c1', 1], ['c3', 2]], [7, 9]);
+    const m = mergeConversation(store, local);
     expect(m.requests).toBe(3);
     expect(m.served.all().map((s) => [s.text, s.request])).toEqual([['alpha', 1], ['beta', 2], ['gamma', 3]]);
     expect([...m.chosen].map(([id, c]) => [id, c.request])).toEqual([['c1', 1], ['c2', 2], ['c3', 3]]);
@@ -40,14 +42,28 @@ describe('merge of two versions grown from one base', () => {
     expect(m.served.has(servedKey('gamma'))).toBe(true);
     // The store's own history is left as it was (the merge is pure).
     expect(store.served.all().map((s) => s.text)).toEqual(['alpha', 'beta']);
+    expect(m.requestIds).toEqual([7, 8, 9]);
+  });
+
+  it('is idempotent: merging a state the store already holds (in part or whole) counts nothing twice', () => {
+    const store = state('k', 3, [['alpha', 1], ['beta', 2], ['gamma', 3]], [['c1', 1], ['c2', 2], ['c3', 3]], [7, 8, 9]);
+    // This instance's state already written (requests 7 and 9, numbered 1 and 2 here).
+    const local = state('k', 2, [['alpha', 1], ['gamma', 2]], [['c1', 1], ['c3', 2]], [7, 9]);
+    const m = mergeConversation(store, local);
+    expect(m.requests).toBe(3);
+    expect(m.requestIds).toEqual([7, 8, 9]);
+    expect(m.served.all().map((s) => [s.text, s.request])).toEqual([['alpha', 1], ['beta', 2], ['gamma', 3]]);
+    const again = mergeConversation(m, local);
+    expect(again.requests).toBe(3);
+    expect(mergeConversation(m, m).requests).toBe(3);
   });
 });
 
-type Entries = { map: { pairs(): [string, { snapshot: string; version: number }][] } };
+type Entries = { map: { pairs(): [string, { snapshot?: { snapshot: string; version: number } }][] } };
 function storedOf(store: MemoryStateStore, conversationId: string): { state: ConversationState; version: number; key: string } {
-  const hit = (store as unknown as Entries).map.pairs().find(([k]) => k.includes(`:c:${encodeURIComponent(conversationId)}}`));
+  const hit = (store as unknown as Entries).map.pairs().find(([k, e]) => k.includes(`:c:${encodeURIComponent(conversationId)}}`) && e.snapshot);
   if (!hit) throw new Error('conversation not stored');
-  return { state: decodeConversation(hit[1].snapshot)!, version: hit[1].version, key: hit[0] };
+  return { state: decodeConversation(hit[1].snapshot!.snapshot)!, version: hit[1].snapshot!.version, key: hit[0] };
 }
 
 describe('concurrent writes through the sync (in-process store)', () => {

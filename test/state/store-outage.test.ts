@@ -1,12 +1,18 @@
 // The store killed and restarted under a bounded load (real redis-server): every span is still
 // forwarded, the turns read while it was down say "conversation state unavailable" in their
-// disposition (and only those), no batch waits on the store past its budget, and once it is back
-// conversations split across two instances are judged as on one again.
+// disposition (and only those), no batch's analysis waits on the store past its budget, the writes
+// owed while it was down land once it is back, and conversations split across two instances are
+// judged as on one again (the turns judged in the first seconds after it is back say the store
+// was unreachable moments ago, and nothing else differs).
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAVE_REDIS, conversationCopy, instance, send, startRedis, written, type RedisProc } from './helpers.js';
 import { STATE_STORE_BUDGET_MS } from '../../src/limits.js';
-import { ATTR_DISPOSITION_STATE, EVENT_DISPOSITION, STATE_UNAVAILABLE } from '../../src/findings/names.js';
+import { ATTR_DISPOSITION_STATE, ATTR_STATE_INCOMPLETE, EVENT_DISPOSITION, STATE_INCOMPLETE_RECOVERING, STATE_UNAVAILABLE } from '../../src/findings/names.js';
+import { decodeConversation } from '../../src/state/conversation-codec.js';
+import { storeKey } from '../../src/state/store.js';
+import { conversationKey } from '../../src/runs/conversations.js';
+import { adminClient, laterTurn } from './helpers.js';
 import type { SpanData } from '../../src/model/telemetry.js';
 import { parseMetrics, metricSum } from '../service/helpers.js';
 import * as N from '../../src/service/names.js';
@@ -72,15 +78,41 @@ describe.skipIf(!HAVE_REDIS)('state store outage (real redis-server killed and r
       expect(a.store!.ready().ok && b.store!.ready().ok).toBe(true);
       await Promise.all(afterRestart.map((c) => sendCounted(a, c.turns[0]!)));
       await Promise.all(afterRestart.map((c) => sendCounted(b, c.turns[1]!)));
+      const recovering = `,"${ATTR_STATE_INCOMPLETE}":"${STATE_INCOMPLETE_RECOVERING}"`;
+      let exact = 0;
       for (const c of afterRestart) {
         const got = c.turns.map((t, i) => written(i === 0 ? a.exported : b.exported, t.traceId).map((l) => l.replaceAll(c.conversationId, 'CONV')));
-        expect(got).toEqual(expected);
+        // Within seconds of the store's return, a turn says another instance's write may be owed;
+        // nothing else differs. On a starved machine a turn may also miss its read budget (or an
+        // acknowledgement its wait): then it says so, never silently (the issue 31 guarantee).
+        const stripped = got.map((lines) => lines.map((l) => l.replace(recovering, '')));
+        if (JSON.stringify(stripped) === JSON.stringify(expected)) exact++;
+        else expect(stripped[1]!.some((l) => l.includes(`"${ATTR_STATE_INCOMPLETE}"`)), JSON.stringify(stripped[1])).toBe(true);
+      }
+      console.log(`[state-outage] after the restart: ${exact} of ${afterRestart.length} conversations judged exactly as on one instance, the rest said they lacked state`);
+      expect(exact).toBeGreaterThan(0);
+      // The writes B owed while the store was down landed once it was back (turn 1, written by A before
+      // the kill, went with the store's memory: it restarted empty; A writes it back with its next turn).
+      await b.flush();
+      const admin = adminClient(redis.url);
+      try {
+        for (const c of before) {
+          const text = await admin.hget(storeKey(conversationKey(String(c.turns[0]!.spans[0]!.resource['service.name']), c.conversationId, '')), 's');
+          expect(decodeConversation(text!)!.requests).toBe(2);
+        }
+        // A's next turn of such a conversation finds a new lineage at the key and writes turn 1 back.
+        const c = before[0]!;
+        await sendCounted(a, laterTurn(c.turns[1]!, 60_000));
+        const text = await admin.hget(storeKey(conversationKey(String(c.turns[0]!.spans[0]!.resource['service.name']), c.conversationId, '')), 's');
+        expect(decodeConversation(text!)!.requests).toBe(3 + 2 + 2);
+      } finally {
+        admin.disconnect();
       }
 
       // Every span sent was forwarded (carrier spans come on top).
       const forwarded = [...a.exported, ...b.exported].filter((s) => s.name !== 'footprint.findings').length;
       expect(forwarded).toBe(sent);
-      // No batch waited on the store past its budget.
+      // No batch's analysis waited on the store past its budget.
       const waits = [...a.waits, ...b.waits];
       expect(waits.length).toBeGreaterThanOrEqual(CONVERSATIONS * 4);
       console.log(`[state-outage] waits a=${a.waits.map((w) => w.toFixed(0)).join(",")} b=${b.waits.map((w) => w.toFixed(0)).join(",")}`);
@@ -89,7 +121,9 @@ describe.skipIf(!HAVE_REDIS)('state store outage (real redis-server killed and r
       expect(Math.max(...waits)).toBeLessThan(STATE_STORE_BUDGET_MS + lagMs + SLACK_MS);
       // Counted in /metrics.
       const m = parseMetrics((await b.metrics.text()).body);
-      expect(metricSum(m, N.M_STATE_UNAVAILABLE)).toBe(CONVERSATIONS);
+      // Every turn read while the store was down; on a starved machine a later read may miss its budget too (and say so).
+      expect(metricSum(m, N.M_STATE_UNAVAILABLE)).toBeGreaterThanOrEqual(CONVERSATIONS);
+      expect(metricSum(m, N.M_STATE_UNAVAILABLE)).toBeLessThanOrEqual(CONVERSATIONS * 2);
       expect(metricSum(m, N.M_STATE_STORE_OPS, 'outcome="ok"')).toBeGreaterThan(0);
       console.log(`[state-outage] ${sent} spans forwarded of ${sent}; store wait max ${Math.max(...waits).toFixed(1)} ms (budget ${STATE_STORE_BUDGET_MS} ms, event-loop delay max ${lagMs.toFixed(1)} ms); ${CONVERSATIONS} turns marked unavailable`);
     } finally {
