@@ -19,6 +19,7 @@ import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { DEFAULT_WIDTH } from './wrap.js';
 import { plural } from '../findings/phrases.js';
 import { sumTallies } from '../findings/disposition.js';
+import { DEFAULT_EVALUATION_EVENTS, EVALUATION_EVENTS_VALUES, type EvaluationEvents } from '../findings/evaluation.js';
 import { ATTR_ANSWER_REASONS, ATTR_ANSWER_STANDING, ATTR_ANSWER_STATEMENT, ATTR_DISPOSITION_SUMMARY, EVENT_ANSWER_STANDING, EVENT_DISPOSITION, EVENT_FINDING } from '../findings/names.js';
 
 export interface CliResult {
@@ -27,7 +28,7 @@ export interface CliResult {
   stderr: string;
 }
 
-export const CHECK_USAGE = `usage: footprint-otel check FILE... [--declarations FILE] [--format text|json] [--write FILE] [--redaction quote|hash|omit] [--fail-on findings|advisory|never] [--html FILE]
+export const CHECK_USAGE = `usage: footprint-otel check FILE... [--declarations FILE] [--format text|json] [--write FILE] [--redaction quote|hash|omit] [--fail-on findings|advisory|never] [--html FILE] [--evaluation-events off|findings|all]
   FILE            OTLP/JSON traces or logs (ExportTraceServiceRequest / ExportLogsServiceRequest,
                   Tempo API output, or JSON lines mixing both)
                   or Jaeger JSON (UI "Download JSON", /api/traces, v2 {result:{resourceSpans}})
@@ -37,7 +38,10 @@ export const CHECK_USAGE = `usage: footprint-otel check FILE... [--declarations 
   --redaction     how finding values are written: quote (default), hash or omit
   --html FILE     write "Explain this answer" for every agent trace as one self-contained page
   --fail-on       when to exit ${EXIT.findings} (a CI gate): findings (any non-advisory finding),
-                  advisory (any finding at all) or never (default)`;
+                  advisory (any finding at all) or never (default); with findings or advisory,
+                  input where no LLM request is recognised exits ${EXIT.usage} (nothing was checked)
+  --evaluation-events  the gen_ai.evaluation.result events --write adds: off, findings (default:
+                  one per finding) or all (also a pass / not_run per check per turn)`;
 
 const OPTIONS = {
   declarations: { type: 'string' },
@@ -46,6 +50,7 @@ const OPTIONS = {
   redaction: { type: 'string', default: 'quote' },
   'fail-on': { type: 'string', default: 'never' },
   html: { type: 'string' },
+  'evaluation-events': { type: 'string', default: DEFAULT_EVALUATION_EVENTS },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -73,6 +78,8 @@ export function runCheck(argv: string[], io: CheckIo = {}): CliResult {
   if (!['quote', 'hash', 'omit'].includes(values.redaction!)) return fail(`--redaction must be quote, hash or omit, not "${values.redaction}"`);
   const failOn = values['fail-on'] as FailOn;
   if (!FAIL_ON.includes(failOn)) return fail(`--fail-on must be findings, advisory or never, not "${values['fail-on']}"`);
+  const evaluationEvents = values['evaluation-events'] as EvaluationEvents;
+  if (!EVALUATION_EVENTS_VALUES.includes(evaluationEvents)) return fail(`--evaluation-events must be ${EVALUATION_EVENTS_VALUES.join(', ')}, not "${values['evaluation-events']}"`);
 
   let declarations: Declarations | undefined;
   if (values.declarations) {
@@ -89,7 +96,7 @@ export function runCheck(argv: string[], io: CheckIo = {}): CliResult {
     return fail(doc.logs.length > 0 ? `no spans found (only ${doc.logs.length} log records): give the trace file too` : why);
   }
 
-  const core = new FootprintCore({ ...(declarations ? { declarations } : {}), redaction: values.redaction as Redaction });
+  const core = new FootprintCore({ ...(declarations ? { declarations } : {}), redaction: values.redaction as Redaction, evaluationEvents });
   const spans = doc.spans.map((d) => d.span);
   const result = core.process({ spans, logs: doc.logs });
 
@@ -126,22 +133,31 @@ export function runCheck(argv: string[], io: CheckIo = {}): CliResult {
   };
   if (!declarations) report.notes.push(...noDeclarationsNote(report, positionals));
 
+  // What was written, said on stderr (stdout stays the report, parseable with --format json).
+  const wrote: string[] = [];
   if (values.write) {
     try {
       writeFileSync(values.write, writeBack(doc, result.annotations, result.carriers));
     } catch (e) {
       return fail(`cannot write ${values.write} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
+    wrote.push(`footprint-otel check: wrote ${values.write} (${plural(spans.length + result.carriers.length, 'span')}, ${plural(result.findings.length, 'finding')} as events)`);
   }
   if (values.html) {
     const why = writeExplainPage(values.html, { spans, logs: doc.logs, result, traceIds: report.traces.map((t) => t.traceId), ...(declarations ? { declarations } : {}), redaction: values.redaction as Redaction });
     if (why) return fail(why);
+    wrote.push(`footprint-otel check: wrote ${values.html} (Explain this answer, ${plural(report.traces.length, 'agent trace')})`);
   }
+  const said = (lines: readonly string[]) => lines.map((l) => `${l}\n`).join('');
   const stdout = values.format === 'json' ? `${renderJson(report)}\n` : renderText(report, io.width ?? DEFAULT_WIDTH);
+  // A gate over input where no LLM request was recognised checked nothing: that is not a pass.
+  if (failOn !== 'never' && !report.traces.some((t) => t.llmRequests > 0)) {
+    return { exitCode: EXIT.usage, stdout, stderr: said([...wrote, `footprint-otel check: no LLM request recognised in the input, so nothing was checked (--fail-on ${failOn} does not pass an unchecked run): exit ${EXIT.usage}`]) };
+  }
   const counted = failOn === 'never' ? 0 : report.findings.filter((f) => failOn === 'advisory' || f.finding.advisory !== true).length;
-  if (counted === 0) return { exitCode: EXIT.ok, stdout, stderr: '' };
+  if (counted === 0) return { exitCode: EXIT.ok, stdout, stderr: said(wrote) };
   const what = failOn === 'advisory' ? plural(counted, 'finding') : plural(counted, 'non-advisory finding');
-  return { exitCode: EXIT.findings, stdout, stderr: `footprint-otel check: ${what} (--fail-on ${failOn}): exit ${EXIT.findings}\n` };
+  return { exitCode: EXIT.findings, stdout, stderr: said([...wrote, `footprint-otel check: ${what} (--fail-on ${failOn}): exit ${EXIT.findings}`]) };
 }
 
 /** Said once when no declarations were given and LLM requests were seen: which checks are off, and the command that drafts declarations. */

@@ -19,6 +19,9 @@ import { DispositionCache } from './disposition-cache.js';
 import { BoundedMap } from './bounded-map.js';
 import { ConversationStore, conversationKey } from './conversations.js';
 import { findingIdentity, findingToEvent, fitBytes } from '../findings/events.js';
+import { findingEvaluation, turnEvaluations } from '../findings/evaluation.js';
+import { evaluationErrorType } from './evaluation-errors.js';
+import { GEN_AI_RESPONSE_ID } from '../conventions/keys-genai.js';
 import { redactValue } from '../findings/quote.js';
 import {
   ATTR_EXTERNAL_GROUND_SOURCE,
@@ -27,6 +30,7 @@ import {
   ATTR_FINDINGS_COUNT,
   ATTR_TOOL_CALL_ID,
   ATTR_TOOL_NAME,
+  EVENT_EVALUATION_RESULT,
   EVENT_EXTERNAL_GROUND_USED,
   EVENT_FINDING,
 } from '../findings/names.js';
@@ -39,7 +43,7 @@ import { rebuildMastraWindows } from '../conventions/mastra-1x.js';
 import { conversationStateAccess, type ConversationStateAccess } from './state-access.js';
 import { TRACE_RECORD_BYTES, TraceRecord, addTally, countWritten, negated, noteFinding, talliesOfRecord, traceRecordPartsBytes } from './trace-record.js';
 
-export type { Redaction, FootprintOptions, SpanAnnotation, ProcessInput, ProcessResult, CoreStats, ResolvedOptions } from './options.js';
+export type { Redaction, FootprintOptions, SpanAnnotation, ProcessInput, ProcessResult, CoreStats, ResolvedOptions, EvaluationEvents } from './options.js';
 export { resolveOptions } from './options.js';
 
 export interface TraceInfo {
@@ -331,12 +335,19 @@ export class FootprintCore {
       const key = spanKey(f.span);
       const subject = inBatch.get(key);
       const ann = annotationFor(result, key);
-      if (ann.events.length >= limits.maxFindingsPerSpan) {
+      // The bound counts footprint's own events; the evaluation events mirroring them are extra.
+      if (ann.events.filter((e) => e.name !== EVENT_EVALUATION_RESULT).length >= limits.maxFindingsPerSpan) {
         diagnostics.report({ level: 'warn', code: 'findings.over-bound', message: `more than ${limits.maxFindingsPerSpan} findings on one span; the rest are counted, not written`, traceId: f.span.traceId, spanId: f.span.spanId });
         continue;
       }
       const time = subject?.endTimeUnixNano ?? (lateKeys.has(key) ? this.lateSpanEnd(lateSpans, key) : 0n);
-      ann.events.push(findingToEvent(f, time, o));
+      const event = findingToEvent(f, time, o);
+      ann.events.push(event);
+      if (this.config.evaluationEvents !== 'off') {
+        const evaluated = subject ?? lateSpans.find((s) => spanKey(s) === key);
+        const responseId = evaluated?.attributes[GEN_AI_RESPONSE_ID];
+        ann.events.push(findingEvaluation(f, event, checkOfKind(f.kind), typeof responseId === 'string' && responseId !== '' ? fitBytes(responseId, limits.maxWrittenAttributeBytes) : undefined));
+      }
       ann.attributes[ATTR_FINDINGS_COUNT] = ann.events.filter((e) => e.name === EVENT_FINDING).length;
       result.findings.push(f);
       this.findingsByKind[f.kind] = (this.findingsByKind[f.kind] ?? 0) + 1;
@@ -403,7 +414,9 @@ export class FootprintCore {
       }
       // `findings` counts findings written (one per defect per trace), not re-detections.
       const rows = dispositionRows(CHECK_CATALOG, this.talliesOf(traceId)).map((r) => ({ ...r, findings: written?.get(r.check) ?? 0 }));
-      annotationFor(result, target.key).events.push(this.dispositions.event(rows, llmRequests, target.time, limits.maxWrittenAttributeBytes));
+      const ann = annotationFor(result, target.key);
+      ann.events.push(this.dispositions.event(rows, llmRequests, target.time, limits.maxWrittenAttributeBytes));
+      if (this.config.evaluationEvents === 'all') ann.events.push(...turnEvaluations(rows, target.time, evaluationErrorType, limits.maxWrittenAttributeBytes));
     }
   }
 

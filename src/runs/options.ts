@@ -6,8 +6,10 @@ import type { Diagnostic } from '../model/diagnostics.js';
 import type { Finding, Redaction } from '../model/finding.js';
 import { NO_DECLARATIONS, type Declarations } from '../declarations/types.js';
 import { resolveLimits, type Limits } from '../limits.js';
+import { DEFAULT_EVALUATION_EVENTS, EVALUATION_EVENTS_VALUES, type EvaluationEvents } from '../findings/evaluation.js';
 
 export type { Redaction } from '../model/finding.js';
+export type { EvaluationEvents } from '../findings/evaluation.js';
 
 export interface FootprintOptions {
   /** Tool declarations (validated). Default: none, so no check is armed. */
@@ -26,6 +28,12 @@ export interface FootprintOptions {
    * span once). Default true.
    */
   rememberSpans?: boolean;
+  /**
+   * Standard `gen_ai.evaluation.result` span events beside the footprint.* ones: `off`; `findings`
+   * (default) one per finding, on its span; `all` also, per turn, one `pass` or `not_run` per check
+   * on the turn's span.
+   */
+  evaluationEvents?: EvaluationEvents;
 }
 
 /** What to add to one span: events and span attributes. */
@@ -66,10 +74,11 @@ export interface ResolvedOptions {
   tenantAttribute: string;
   checks: boolean;
   rememberSpans: boolean;
+  evaluationEvents: EvaluationEvents;
   now: () => number;
 }
 
-/** Applies the defaults: no declarations, DEFAULT_LIMITS, `quote`, `service.name`, checks on. */
+/** Applies the defaults: no declarations, DEFAULT_LIMITS, `quote`, `service.name`, checks on, evaluation events for findings. */
 export function resolveOptions(o: FootprintOptions & { now?: () => number }): ResolvedOptions {
   return {
     declarations: o.declarations ?? NO_DECLARATIONS,
@@ -78,6 +87,7 @@ export function resolveOptions(o: FootprintOptions & { now?: () => number }): Re
     tenantAttribute: typeof o.tenantAttribute === 'string' && o.tenantAttribute !== '' ? o.tenantAttribute : 'service.name',
     checks: o.checks !== false,
     rememberSpans: o.rememberSpans !== false,
+    evaluationEvents: EVALUATION_EVENTS_VALUES.includes(o.evaluationEvents as EvaluationEvents) ? (o.evaluationEvents as EvaluationEvents) : DEFAULT_EVALUATION_EVENTS,
     now: o.now ?? Date.now,
   };
 }

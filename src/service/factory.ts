@@ -154,6 +154,7 @@ class FootprintService implements ServiceComponent {
       redaction: config.redaction,
       tenantAttribute: config.tenantAttribute,
       checks: config.checks,
+      evaluationEvents: config.evaluationEvents,
     };
     const explainOptions = { ...(declarations ? { declarations } : {}), redaction: config.redaction, tenantAttribute: config.tenantAttribute, publicUrl: config.publicUrl };
     const explained = new ExplainStore();
