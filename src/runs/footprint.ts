@@ -6,7 +6,7 @@
 import { spanKey, type LogData, type SpanData } from '../model/telemetry.js';
 import { DiagnosticList } from '../model/diagnostics.js';
 import type { CheckTally, Finding } from '../model/finding.js';
-import type { ModelEvent, SpanToolDeclaration } from '../model/agent.js';
+import type { ModelEvent, SpanToolDeclaration, ToolExecution } from '../model/agent.js';
 import type { ToolDeclaration } from '../declarations/types.js';
 import { mergeToolDeclaration } from '../declarations/load.js';
 import { isAgentSpan, readSpan, tenantOf } from '../conventions/registry.js';
@@ -17,7 +17,7 @@ import { checkExecution, checkRequest, unreachableAll, type SeamContext } from '
 import { dispositionRows } from '../findings/disposition.js';
 import { DispositionCache } from './disposition-cache.js';
 import { BoundedMap } from './bounded-map.js';
-import { ConversationStore, conversationKey } from './conversations.js';
+import { ConversationStore, conversationKey, type ConversationState } from './conversations.js';
 import { findingIdentity, findingToEvent, fitBytes } from '../findings/events.js';
 import { findingEvaluation, turnEvaluations } from '../findings/evaluation.js';
 import { evaluationErrorType } from './evaluation-errors.js';
@@ -41,6 +41,7 @@ import { traceChunks } from './trace-chunks.js';
 import { rebuildMastraWindows } from '../conventions/mastra-1x.js';
 
 import { conversationStateAccess, type ConversationStateAccess } from './state-access.js';
+import { isParentOfMcpCall, joinMcpCall, type McpCallSeen } from './mcp-join.js';
 import { TRACE_RECORD_BYTES, TraceRecord, addTally, countWritten, negated, noteFinding, talliesOfRecord, traceRecordPartsBytes } from './trace-record.js';
 
 export type { Redaction, FootprintOptions, SpanAnnotation, ProcessInput, ProcessResult, CoreStats, ResolvedOptions, EvaluationEvents } from './options.js';
@@ -80,6 +81,14 @@ export class FootprintCore {
   private readonly provisionalTallies: BoundedMap<CheckTally[]>;
   /** Span keys re-read in the current call because their content came late. */
   private lateInCall: ReadonlySet<string> = new Set();
+  /** The current call's spans: span key -> parent span id (for MCP calls' parent/child join). */
+  private parentsInCall: ReadonlyMap<string, string | undefined> = new Map();
+  /** The current call's tool executions not read from MCP spans, by span key. */
+  private toolSpansInCall: ReadonlyMap<string, string> = new Map();
+  /** The current call's diagnostics (set by processPart). */
+  private callDiagnostics: DiagnosticList | undefined;
+  /** trace id -> the MCP tools/call spans read in it (mcp-join.ts), so their parent tool span is not read again. */
+  private readonly mcpCalls: BoundedMap<McpCallSeen[]>;
   /**
    * span key -> what the core added to it. A span seen again (an exporter's retry after a failed
    * downstream export) gets the same additions and is not analysed twice: re-reading it would
@@ -113,6 +122,7 @@ export class FootprintCore {
     this.spanDeclarations = new BoundedMap({ maxEntries: 10_000, idleMs: limits.conversationIdleMs, now });
     this.processedSpans = new BoundedMap({ maxEntries: limits.maxRememberedSpans, idleMs: limits.conversationIdleMs, now, onEvict: (k, v) => (this.cacheBytes -= rememberedBytes(k, v)) });
     this.windows = new WindowMemos(limits.conversationIdleMs, now);
+    this.mcpCalls = new BoundedMap({ maxEntries: limits.maxConversations, idleMs: limits.conversationIdleMs, now, onEvict: (_k, v) => (this.cacheBytes -= v.length * MCP_CALL_BYTES) });
   }
 
   /** The conversations, for a shared state store (src/state/): keys of a batch, read, hydrate. */
@@ -193,6 +203,7 @@ export class FootprintCore {
     this.spanDeclarations.clear();
     this.processedSpans.clear();
     this.windows.clear();
+    this.mcpCalls.clear();
   }
 
   /** Reads the input trace by trace (trace-chunks.ts), each part as a call of its own, into one result. */
@@ -224,6 +235,7 @@ export class FootprintCore {
   private processPart(input: ProcessInput, result: ProcessResult, diagnostics: DiagnosticList): void {
     const { limits, tenantAttribute } = this.config;
     this.lateInCall = new Set();
+    this.callDiagnostics = diagnostics;
     const inBatch = new Map<string, SpanData>();
     const fresh: SpanData[] = [];
     for (const s of input.spans) {
@@ -291,6 +303,13 @@ export class FootprintCore {
     }
     this.lateInCall = new Set(lateSpans.map(spanKey));
     for (const span of lateSpans) read(span, logsBySpan.get(spanKey(span)) ?? []);
+    if (events.some((ev) => ev.kind === 'tool-execution' && ev.convention === 'mcp-semconv')) {
+      this.parentsInCall = new Map([...fresh, ...lateSpans].map((s) => [spanKey(s), s.parentSpanId]));
+      this.toolSpansInCall = new Map(events.flatMap((ev) => (ev.kind === 'tool-execution' && ev.convention !== 'mcp-semconv' ? [[spanKey(ev.span), ev.toolName] as const] : [])));
+    } else {
+      this.parentsInCall = new Map();
+      this.toolSpansInCall = new Map();
+    }
 
     // 3. Conversation ids: from the event itself, else from any span of its trace.
     for (const ev of events) {
@@ -474,6 +493,7 @@ export class FootprintCore {
       }
     }
     const state = this.conversations.get(conversationKey(ev.tenant, ev.conversationId, ev.span.traceId));
+    if (ev.kind === 'tool-execution' && !this.admitToolExecution(ev, state)) return [];
     const outcome = ev.kind === 'llm-request' ? checkRequest(this.seamContext(), state, ev) : checkExecution(this.seamContext(), state, ev);
     this.addTallies(ev.span.traceId, outcome.tallies);
     if (ev.conversationId) for (const f of outcome.findings) f.conversationId = ev.conversationId;
@@ -496,6 +516,40 @@ export class FootprintCore {
       }
     }
     return outcome.findings;
+  }
+
+  /**
+   * MCP tool calls (mcp-join.ts): false for a tool span that describes a call already read from
+   * its parent or child span (one of the two is read); an MCP call without a call id is given the
+   * model's call it answers, by tool name.
+   */
+  private admitToolExecution(ev: ToolExecution, state: ConversationState): boolean {
+    const traceId = ev.span.traceId;
+    if (ev.convention !== 'mcp-semconv') {
+      if (!isParentOfMcpCall(ev, this.mcpCalls.peek(traceId))) return true;
+      this.sameCall(ev, 'its MCP tools/call child span was read already');
+      return false;
+    }
+    const parentSpanId = this.parentsInCall.get(spanKey(ev.span));
+    if (parentSpanId !== undefined && this.toolSpansInCall.get(spanKey({ traceId, spanId: parentSpanId })) === ev.toolName) {
+      this.sameCall(ev, 'its parent tool span, read in the same batch, is the same call');
+      return false;
+    }
+    const seen = this.mcpCalls.get(traceId) ?? [];
+    if (seen.length < MAX_MCP_CALLS_PER_TRACE) {
+      seen.push({ spanId: ev.span.spanId, ...(parentSpanId !== undefined ? { parentSpanId } : {}), toolName: ev.toolName });
+      this.mcpCalls.set(traceId, seen);
+      this.cacheBytes += MCP_CALL_BYTES;
+    }
+    if (ev.callId === undefined) {
+      const joined = joinMcpCall(state, ev);
+      if (joined !== undefined) ev.callId = joined;
+    }
+    return true;
+  }
+
+  private sameCall(ev: ToolExecution, why: string): void {
+    this.callDiagnostics?.report({ level: 'info', code: 'mcp.same-call', message: `tool span for ${ev.toolName} not read: ${why}`, traceId: ev.span.traceId, spanId: ev.span.spanId });
   }
 
   /** Adds tallies to the trace's (trace-record.ts keeps them packed). */
@@ -521,6 +575,10 @@ export class FootprintCore {
     return info;
   }
 }
+
+/** Estimated bytes of one remembered MCP call (ids, tool name, slot), and the most kept per trace. */
+const MCP_CALL_BYTES = 160;
+const MAX_MCP_CALLS_PER_TRACE = 256;
 
 /** Estimated bytes of one span declaration entry (its key, the map slot; the declaration is shared). */
 const SPAN_DECLARATION_BYTES = 256;

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FootprintCore, type EvaluationEvents } from '../../src/runs/footprint.js';
 import { decodeOtlpJsonText } from '../../src/otlp/json.js';
 import { loadDeclarationsFile } from '../../src/declarations/load.js';
+import type { Declarations } from '../../src/declarations/types.js';
 import { runCheck } from '../../src/cli/check.js';
 import { CHECK_CATALOG, checkOfKind } from '../../src/checks/catalog.js';
 import type { Attributes, SpanData, SpanEventData } from '../../src/model/telemetry.js';
@@ -52,7 +53,7 @@ function expectConforms(e: { name: string; attributes: Record<string, unknown> }
   expect(Buffer.byteLength(String(e.attributes['gen_ai.evaluation.explanation']), 'utf8')).toBeLessThanOrEqual(2000);
 }
 
-function demo(): { spans: SpanData[]; logs: ReturnType<typeof decodeOtlpJsonText>['logs']; declarations: NonNullable<ReturnType<typeof loadDeclarationsFile>['declarations']> } {
+function demo(): { spans: SpanData[]; logs: ReturnType<typeof decodeOtlpJsonText>['logs']; declarations: Declarations } {
   let doc = decodeOtlpJsonText(readFileSync(join(DEMO, 'trace.otlp.json'), 'utf8'), 'trace.otlp.json');
   doc = decodeOtlpJsonText(readFileSync(join(DEMO, 'logs.otlp.json'), 'utf8'), 'logs.otlp.json', doc);
   const d = loadDeclarationsFile(join(DEMO, 'declarations.yaml'));
