@@ -67,7 +67,7 @@ describe('MCP tools/call spans (the MCP semantic conventions)', () => {
     const spans = spansOf(rawOf('mcp-semconv', 'backup-triage'));
     const calls = spans.filter((s) => s.attributes['mcp.method.name'] === 'tools/call');
     expect(calls.map((s) => s.name)).toEqual(['tools/call list_machines', 'tools/call backup_jobs', 'tools/call backup_status']);
-    const ctx = { limits: resolveLimits(), diagnostics: new DiagnosticList(), tenantAttribute: 'service.name' };
+    const ctx = { limits: resolveLimits({}), diagnostics: new DiagnosticList(), tenantAttribute: 'service.name' };
     const [ev] = readSpan(calls[1]!, ctx);
     expect(ev).toMatchObject({ kind: 'tool-execution', convention: 'mcp-semconv', toolName: 'backup_jobs', arguments: { machine_id: 'srv-db-04' }, status: 'unset' });
     expect(ev).not.toHaveProperty('callId');

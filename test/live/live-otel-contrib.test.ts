@@ -3,8 +3,8 @@
 import { expect, it } from 'vitest';
 import { OpenAIInstrumentation } from '@opentelemetry/instrumentation-openai';
 import { liveOpenAISuite } from './live-openai-suite.js';
-import { assertPassedThrough } from './harness.js';
-import { coreReady, findingEvents, responseIdOf } from './scenario.js';
+import { assertPassedThrough } from '../processor/harness.js';
+import { coreReady, findingEvents, responseIdOf } from '../processor/scenario.js';
 import { EVENT_DISPOSITION } from '../../src/findings/names.js';
 
 const instrumentation = new OpenAIInstrumentation({ captureMessageContent: true });

@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { traceAgentTurn, traceTool } from '../../src/trace/index.js';
-import { expectedOf, MODEL, TOOLS, type ChatClient, type ScenarioName } from './scenario.js';
+import { expectedOf, MODEL, TOOLS, type ChatClient, type ScenarioName } from '../processor/scenario.js';
 
 const key = (name: string, args: unknown) => `${name} ${JSON.stringify(args)}`;
 

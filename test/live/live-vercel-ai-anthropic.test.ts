@@ -12,10 +12,10 @@ import { generateText, jsonSchema, stepCountIs, tool, type ModelMessage } from '
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { makePipeline, assertPassedThrough, type Pipeline } from './harness.js';
+import { makePipeline, assertPassedThrough, type Pipeline } from '../processor/harness.js';
 import { startStubAnthropic, ANTHROPIC_MODEL, type StubAnthropic } from './stub-anthropic.js';
 import { anthropicScriptOf, refusedScriptOf, REFUSED_CONVERSATION_ID, REFUSED_ERROR, REFUSED_RESULTS, REFUSED_USER, type RefusedScenario } from './scenario-anthropic.js';
-import { assertNoFindings, declarations, expectedOf, findingEvents, TOOLS, toolResult, type ScenarioName } from './scenario.js';
+import { assertNoFindings, declarations, expectedOf, findingEvents, TOOLS, toolResult, type ScenarioName } from '../processor/scenario.js';
 import { FIXTURES_DIR } from '../helpers/fixtures.js';
 import { ATTR_FINDING_KIND, ATTR_FINDING_MESSAGE, ATTR_FINDING_PREDICATE, ATTR_TOOL_NAME } from '../../src/findings/names.js';
 

@@ -18,9 +18,9 @@ import { McpInstrumentation } from '@traceloop/instrumentation-mcp';
 import { MCPInstrumentation } from '@arizeai/openinference-instrumentation-mcp';
 import { OpenAIInstrumentation } from '@traceloop/instrumentation-openai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { makePipeline, assertPassedThrough, type Pipeline } from './harness.js';
-import { startStubOpenAI, type StubOpenAI } from './stub-openai.js';
-import { assertBackupTriageFinding, assertNoFindings, declarations, scriptOf, type ChatClient, type ScenarioName } from './scenario.js';
+import { makePipeline, assertPassedThrough, type Pipeline } from '../processor/harness.js';
+import { startStubOpenAI, type StubOpenAI } from '../processor/stub-openai.js';
+import { assertBackupTriageFinding, assertNoFindings, declarations, scriptOf, type ChatClient, type ScenarioName } from '../processor/scenario.js';
 import { runMcpConversation, startMcp } from './scenario-mcp.js';
 import { FIXTURES_DIR } from '../helpers/fixtures.js';
 

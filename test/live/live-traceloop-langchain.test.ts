@@ -7,7 +7,7 @@
 import { expect } from 'vitest';
 import { LangChainInstrumentation } from '@traceloop/instrumentation-langchain';
 import { liveLangChainSuite } from './live-langchain-suite.js';
-import { assertNoFindings } from './scenario.js';
+import { assertNoFindings } from '../processor/scenario.js';
 
 const instrumentation = new LangChainInstrumentation({ traceContent: true });
 const chat = (s: { attributes: Record<string, unknown> }) => s.attributes['gen_ai.operation.name'] === 'chat';

@@ -5,9 +5,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Instrumentation } from '@opentelemetry/instrumentation';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { makePipeline, assertPassedThrough, type Pipeline } from './harness.js';
-import { startStubOpenAI, type StubOpenAI } from './stub-openai.js';
-import { assertBackupTriageFinding, assertNoFindings, coreReady, declarations, runOpenAIConversation, scriptOf, type ChatClient, type ScenarioName } from './scenario.js';
+import { makePipeline, assertPassedThrough, type Pipeline } from '../processor/harness.js';
+import { startStubOpenAI, type StubOpenAI } from '../processor/stub-openai.js';
+import { assertBackupTriageFinding, assertNoFindings, coreReady, declarations, runOpenAIConversation, scriptOf, type ChatClient, type ScenarioName } from '../processor/scenario.js';
 
 export interface LiveOpenAISuite {
   title: string;

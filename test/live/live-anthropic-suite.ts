@@ -13,10 +13,10 @@ import type { Instrumentation } from '@opentelemetry/instrumentation';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { makePipeline, assertPassedThrough, type Pipeline } from './harness.js';
+import { makePipeline, assertPassedThrough, type Pipeline } from '../processor/harness.js';
 import { startStubAnthropic, type StubAnthropic } from './stub-anthropic.js';
 import { anthropicScriptOf, refusedScriptOf, runAnthropicConversation, runRefusedConversation, REFUSED_ERROR, type MessagesClient, type RefusedScenario } from './scenario-anthropic.js';
-import { assertNoFindings, declarations, findingEvents, type ScenarioName } from './scenario.js';
+import { assertNoFindings, declarations, findingEvents, type ScenarioName } from '../processor/scenario.js';
 import { FIXTURES_DIR } from '../helpers/fixtures.js';
 import { ATTR_FINDING_KIND, ATTR_FINDING_MESSAGE, ATTR_FINDING_PREDICATE, ATTR_TOOL_NAME } from '../../src/findings/names.js';
 

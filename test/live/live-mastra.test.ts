@@ -22,9 +22,9 @@ import { toSpanData } from '../../src/processor/sdk-span.js';
 import { DEFAULT_LIMITS } from '../../src/limits.js';
 import { DiagnosticList } from '../../src/model/diagnostics.js';
 import { MASTRA_0X_NOT_READ } from '../../src/conventions/mastra-export.js';
-import { makePipeline, assertPassedThrough, type Pipeline } from './harness.js';
-import { startStubOpenAI, type StubOpenAI } from './stub-openai.js';
-import { assertNoFindings, declarations, expectedOf, MODEL, scriptOf, TOOLS, toolResult, type ScenarioName } from './scenario.js';
+import { makePipeline, assertPassedThrough, type Pipeline } from '../processor/harness.js';
+import { startStubOpenAI, type StubOpenAI } from '../processor/stub-openai.js';
+import { assertNoFindings, declarations, expectedOf, MODEL, scriptOf, TOOLS, toolResult, type ScenarioName } from '../processor/scenario.js';
 
 /** Mastra's exporter hands finished spans here; each goes through the tap and footprint, in order. */
 class ForwardExporter implements SpanExporter {

@@ -4,8 +4,8 @@
 // window between turns kept to the final answers), and one `invoke_agent` / `execute_tool` span
 // per turn / call through footprint's helpers. Ground truth: the fixtures' expected.json.
 import { traceAgentTurn, traceTool } from '../../src/trace/index.js';
-import { expectedOf, TOOLS, toolResult, type ScenarioName } from './scenario.js';
-import type { ScriptedResponse } from './stub-openai.js';
+import { expectedOf, TOOLS, toolResult, type ScenarioName } from '../processor/scenario.js';
+import type { ScriptedResponse } from '../processor/stub-openai.js';
 import { ANTHROPIC_MODEL } from './stub-anthropic.js';
 
 export const anthropicMessageId = (scenario: ScenarioName, request: number): string => `msg_${scenario}-${String(request).padStart(3, '0')}`;

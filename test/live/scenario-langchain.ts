@@ -8,7 +8,7 @@ import { ChatOpenAI } from '@langchain/openai';
 import { tool } from '@langchain/core/tools';
 import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
-import { expectedOf, MODEL, TOOLS, toolResult, type ScenarioName } from './scenario.js';
+import { expectedOf, MODEL, TOOLS, toolResult, type ScenarioName } from '../processor/scenario.js';
 
 export function langchainTools(scenario: ScenarioName) {
   return TOOLS.map((t) =>

@@ -10,9 +10,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Instrumentation } from '@opentelemetry/instrumentation';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { makePipeline, assertPassedThrough, type Pipeline } from './harness.js';
-import { startStubOpenAI, type StubOpenAI } from './stub-openai.js';
-import { assertNoFindings, declarations, scriptOf, type ScenarioName } from './scenario.js';
+import { makePipeline, assertPassedThrough, type Pipeline } from '../processor/harness.js';
+import { startStubOpenAI, type StubOpenAI } from '../processor/stub-openai.js';
+import { assertNoFindings, declarations, scriptOf, type ScenarioName } from '../processor/scenario.js';
 import { runLangGraphConversation } from './scenario-langchain.js';
 import { FIXTURES_DIR } from '../helpers/fixtures.js';
 

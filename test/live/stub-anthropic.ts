@@ -5,7 +5,7 @@
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readBody, send, type ReceivedRequest, type ScriptedResponse } from './stub-openai.js';
+import { readBody, send, type ReceivedRequest, type ScriptedResponse } from '../processor/stub-openai.js';
 
 export interface StubAnthropic {
   /** e.g. `http://127.0.0.1:41234`: the `baseURL` for `@anthropic-ai/sdk`. */

@@ -4,9 +4,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateText, jsonSchema, stepCountIs, tool, type ModelMessage } from 'ai';
 import { createOpenAI } from '@ai-sdk/openai';
-import { makePipeline, assertPassedThrough, type Pipeline } from './harness.js';
-import { startStubOpenAI, type StubOpenAI } from './stub-openai.js';
-import { assertBackupTriageFinding, assertNoFindings, coreReady, declarations, expectedOf, MODEL, scriptOf, TOOLS, toolResult, type ScenarioName } from './scenario.js';
+import { makePipeline, assertPassedThrough, type Pipeline } from '../processor/harness.js';
+import { startStubOpenAI, type StubOpenAI } from '../processor/stub-openai.js';
+import { assertBackupTriageFinding, assertNoFindings, coreReady, declarations, expectedOf, MODEL, scriptOf, TOOLS, toolResult, type ScenarioName } from '../processor/scenario.js';
 
 let pipe: Pipeline | undefined;
 let stub: StubOpenAI | undefined;

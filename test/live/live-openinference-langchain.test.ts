@@ -5,7 +5,7 @@
 import { expect } from 'vitest';
 import { LangChainInstrumentation } from '@arizeai/openinference-instrumentation-langchain';
 import { liveLangChainSuite } from './live-langchain-suite.js';
-import { findingEvents } from './scenario.js';
+import { findingEvents } from '../processor/scenario.js';
 import { ATTR_FINDING_KIND, ATTR_FINDING_PREDICATE, ATTR_TOOL_CALL_ID, ATTR_TOOL_NAME } from '../../src/findings/names.js';
 
 const instrumentation = new LangChainInstrumentation();
