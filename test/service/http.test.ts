@@ -243,11 +243,10 @@ describe('receiver: the SDK exporter sees 413 as permanent', () => {
     try {
       for (const kind of ['proto', 'json'] as const) {
         const spans = Array.from({ length: 100 }, () => retraced('otel-instrumentation-openai').spans).flat();
-        const t = Date.now();
-        const r = await exportVia(exporterFor(kind, s.address, { timeoutMillis: 8000 }), readable(spans));
+        // A timeout longer than the test's own: a 413 retried until it would time the test out.
+        const r = await exportVia(exporterFor(kind, s.address, { timeoutMillis: 120_000 }), readable(spans));
         expect(r.code).toBe(1);
         expect((r.error as Error & { code?: number }).code).toBe(413);
-        expect(Date.now() - t).toBeLessThan(4000);
       }
     } finally {
       await s.shutdown();
