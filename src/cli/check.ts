@@ -19,6 +19,10 @@ import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { DEFAULT_WIDTH } from './wrap.js';
 import { plural } from '../findings/phrases.js';
 import { sumTallies } from '../findings/disposition.js';
+import { CONTENT_NOT_CAPTURED } from '../checks/catalog.js';
+import { isAgentSpan, readSpan } from '../conventions/registry.js';
+import { resolveLimits } from '../limits.js';
+import { DiagnosticList } from '../model/diagnostics.js';
 import { DEFAULT_EVALUATION_EVENTS, EVALUATION_EVENTS_VALUES, type EvaluationEvents } from '../findings/evaluation.js';
 import { ATTR_ANSWER_REASONS, ATTR_ANSWER_STANDING, ATTR_ANSWER_STATEMENT, ATTR_DISPOSITION_SUMMARY, EVENT_ANSWER_STANDING, EVENT_DISPOSITION, EVENT_FINDING } from '../findings/names.js';
 
@@ -132,6 +136,7 @@ export function runCheck(argv: string[], io: CheckIo = {}): CliResult {
     notes: [],
   };
   if (!declarations) report.notes.push(...noDeclarationsNote(report, positionals));
+  report.notes.push(...contentNotCapturedNote(report), ...noToolCallsNote(report, spans, declarations));
 
   // What was written, said on stderr (stdout stays the report, parseable with --format json).
   const wrote: string[] = [];
@@ -170,6 +175,49 @@ function noDeclarationsNote(r: CheckReport, files: readonly string[]): string[] 
     `No declarations given, so ${plural(off.length, 'check')} ${off.length === 1 ? 'is' : 'are'} off (${off.join(', ')}): they need to know which tool arguments come from which tool results.`,
     `\`${cmd}\` drafts them from this trace; review the draft, then pass it with --declarations declarations.yaml.`,
   ];
+}
+
+/**
+ * Said when requests' content was not captured and no log records were given: the content may be
+ * in a logs file the user left out (Jaeger, for one, keeps spans only).
+ */
+function contentNotCapturedNote(r: CheckReport): string[] {
+  if (r.logs > 0) return [];
+  const missing = r.traces.reduce((n, t) => n + Math.max(0, ...t.tallies.map((x) => x.unreachableReasons[CONTENT_NOT_CAPTURED] ?? 0)), 0);
+  if (missing === 0) return [];
+  return [
+    `Message content was not captured on these spans and no log records were given: if the instrumentation writes content as log records (the official OpenAI instrumentation does), give the logs file too (\`footprint-otel check traces.json logs.json\`; Jaeger keeps spans only, so the logs come from your log pipeline); if it records no content at all, turn content capture on (docs/stacks.md).`,
+  ];
+}
+
+/**
+ * Said when the argument checks were armed, requests were read, and none of them recorded a tool
+ * call: "nothing applicable" there means the instrumentation recorded no calls (OpenLLMetry's
+ * LangChain instrumentation writes text parts only), not that nothing was declared.
+ */
+function noToolCallsNote(r: CheckReport, spans: readonly SpanData[], declarations: Declarations | undefined): string[] {
+  const requests = r.traces.reduce((n, t) => n + t.llmRequests, 0);
+  const armed = Object.values(declarations?.tools ?? {}).some((t) => (t.argumentsFrom?.length ?? 0) > 0);
+  if (!armed || requests === 0) return [];
+  const choice = sumTallies(r.traces.flatMap((t) => t.tallies)).find((t) => t.check === 'unsupported-argument');
+  if (choice && (choice.checked > 0 || choice.unreachable > 0)) return [];
+  if (toolCallsRecorded(spans)) return [];
+  return [
+    `None of the ${plural(requests, 'LLM request')} read recorded a tool call (in its output or its input), so the checks on tool calls had nothing to check: if the agent did call tools, its instrumentation did not record the calls (OpenLLMetry's LangChain instrumentation, for one, records text only; docs/stacks.md).`,
+  ];
+}
+
+/** True when some LLM request span, read again, holds a tool call in its output or its input. */
+function toolCallsRecorded(spans: readonly SpanData[]): boolean {
+  const ctx = { limits: resolveLimits({}), diagnostics: new DiagnosticList(), tenantAttribute: 'service.name' };
+  for (const s of spans) {
+    if (!isAgentSpan(s)) continue;
+    for (const ev of readSpan(s, ctx)) {
+      if (ev.kind !== 'llm-request') continue;
+      if (ev.toolCalls.length > 0 || ev.input.some((m) => m.parts.some((p) => p.type === 'tool-call' || p.type === 'tool-result'))) return true;
+    }
+  }
+  return false;
 }
 
 /** A file name as a shell word (quoted when it holds anything but safe characters). */
