@@ -1,6 +1,6 @@
 // `npm run quality`: scores the quality corpus, prints the per-check table (and every case with
 // --verbose), writes test/quality/results.json, and with --write-floor sets floor.json to the
-// measured figures (and the README's quality block). Exit 1 when a figure is below the floor. Run from the package root.
+// measured figures (and the quality block of docs/quality.md). Exit 1 when a figure is below the floor. Run from the package root.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,10 +28,10 @@ writeFileSync(join(root, 'test/quality/results.json'), `${JSON.stringify({ cases
 const floorPath = join(root, 'test/quality/floor.json');
 if (args.has('--write-floor')) {
   writeFileSync(floorPath, `${JSON.stringify(floorOf(results), null, 2)}\n`);
-  const readmePath = join(root, 'README.md');
+  const readmePath = join(root, 'docs', 'quality.md');
   const classes = results.perCase.map((c) => ({ name: c.case, check: c.check, kind: c.kind, class: c.class, shape: c.shape }));
   writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), readmeBlock(results, classes)));
-  process.stdout.write('floor.json and the README quality table set to the measured figures\n');
+  process.stdout.write('floor.json and the quality table in docs/quality.md set to the measured figures\n');
 } else {
   const floor = JSON.parse(readFileSync(floorPath, 'utf8')) as Floor;
   const below = belowFloor(results, floor);
