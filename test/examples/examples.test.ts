@@ -4,6 +4,7 @@
 // The examples import 'footprint-otel' by name, which resolves to dist/: beforeAll builds it when
 // it is missing or older than any file under src/ (scripts/dist-fresh.mjs).
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -65,6 +66,12 @@ describe('examples', () => {
       expect(lines).toContain('agent: That machine has no backup record.');
       const found = unsupported(lines);
       expect(found, r.stdout).toHaveLength(1);
+      // The README's "Expected output" is this output (a line ending in "…" is a prefix of its line).
+      const readme = readFileSync(join(ROOT, 'examples', ex.name, 'README.md'), 'utf8');
+      const block = /## Expected output\n\n```\n([\s\S]*?)\n```/.exec(readme)?.[1]?.split('\n') ?? [];
+      const printed = r.stdout.trimEnd().split('\n');
+      expect(block.length, 'the README shows every line').toBe(printed.length);
+      block.forEach((want, i) => (want.endsWith(' …') ? expect(printed[i]!.startsWith(want.slice(0, -2)), `${want}\n${printed[i]}`).toBe(true) : expect(printed[i]).toBe(want)));
       expect(found[0]).toContain(`turn 2, span "${ex.chatSpan}" (chatcmpl-backup-triage-004)`);
       expect(found[0]).toContain('| backup_status args.machine_id = "db-primary-full" (grounding: assistant-only)');
     }, CHILD_TIMEOUT + 30_000);
