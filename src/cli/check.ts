@@ -44,8 +44,9 @@ export const CHECK_USAGE = `usage: footprint-otel check FILE... [--declarations 
   --fail-on       when to exit ${EXIT.findings} (a CI gate): findings (any non-advisory finding),
                   advisory (any finding at all) or never (default); with findings or advisory,
                   input where no LLM request is recognised exits ${EXIT.usage} (nothing was checked)
-  --evaluation-events  the gen_ai.evaluation.result events --write adds: off, findings (default:
-                  one per finding) or all (also a pass / not_run per check per turn)`;
+  --evaluation-events
+                  the gen_ai.evaluation.result events --write adds: off, findings (default: one
+                  per finding) or all (also a pass / not_run per check per turn)`;
 
 const OPTIONS = {
   declarations: { type: 'string' },

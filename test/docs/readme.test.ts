@@ -52,6 +52,18 @@ describe('README.md', () => {
   });
 });
 
+describe('docs/checks.md', () => {
+  it('its example event is the demo\'s unsupported-argument finding, id and all', () => {
+    const table = read('docs/checks.md');
+    const row = (attr: string) => new RegExp(`^\\| \`${attr.replace(/\./g, '\\.')}\` \\| \`([^\`]+)\``, 'm').exec(table)?.[1];
+    const out = JSON.parse(runCheck([join(ROOT, 'examples/backup-triage/trace.otlp.json'), join(ROOT, 'examples/backup-triage/logs.otlp.json'), '--declarations', join(ROOT, 'examples/backup-triage/declarations.yaml'), '--format', 'json']).stdout) as { findings: { kind: string; id: string; predicate: string; grounding: string }[] };
+    const f = out.findings.find((x) => x.kind === 'unsupported-argument')!;
+    expect(row('footprint.finding.id')).toBe(f.id);
+    expect(row('footprint.finding.predicate')).toBe(f.predicate);
+    expect(row('footprint.finding.grounding')).toBe(f.grounding);
+  });
+});
+
 describe('links and licence', () => {
   it('every relative link in README.md, CONTRIBUTING.md and docs/ points at a file or folder that exists', () => {
     const broken: string[] = [];
