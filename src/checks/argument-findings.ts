@@ -5,6 +5,7 @@
 // computed date "served". Pure: no I/O, no clocks, no globals.
 
 import { orList } from '../findings/phrases.js';
+import { producersPhrase } from './argument-sources.js';
 import { quoteText } from '../findings/quote.js';
 import { GROUNDING_DERIVED, GROUNDING_FRAGMENT, GROUNDING_WRONG_PRODUCER } from '../findings/names.js';
 import type { ToolCall } from '../model/agent.js';
@@ -52,15 +53,15 @@ export function groundedFinding(input: GroundedFindingInput): Finding {
     witnesses.push({ subject: 'frame', predicate: path, value: q, stratum: 'absent', provenance: 'served whole by nothing in the window of the request this call was chosen from' });
     message =
       `'${call.name}' was called with ${argName} = "${q}", which is only part of "${token}" (${where}): nothing in the window served "${q}" whole, so the model cut a value it was served. ` +
-      `Call ${orList(producers)} again and use a whole value it returns. ${NOTHING_BLOCKED}`;
+      `Call ${producersPhrase(producers, orList)} again and use a whole value it returns. ${NOTHING_BLOCKED}`;
   } else if (verdict.grounding === 'wrong-producer') {
     grounding = GROUNDING_WRONG_PRODUCER;
     advisory = true;
     const where = describeServed(verdict.served);
     witnesses.push({ subject: `tool ${verdict.served.toolName ?? 'unknown'}`, predicate: path, value: q, stratum: 'served', provenance: `served by ${where}, a tool that is not a declared producer of '${argName}'` });
-    witnesses.push({ subject: 'frame', predicate: path, value: q, stratum: 'absent', provenance: `served by no system prompt, user message or result of ${orList(producers)} in the window` });
+    witnesses.push({ subject: 'frame', predicate: path, value: q, stratum: 'absent', provenance: `served by no system prompt, user message or result of ${producersPhrase(producers, orList)} in the window` });
     message =
-      `'${call.name}' was called with ${argName} = "${q}", a value only the ${where} served in this request; its arguments are declared to come from ${orList(producers)}. ` +
+      `'${call.name}' was called with ${argName} = "${q}", a value only the ${where} served in this request; its arguments are declared to come from ${producersPhrase(producers, orList)}. ` +
       `The value may well be right, but it did not come from a declared producer: a place to look, not a verdict. ${NOTHING_BLOCKED}`;
   } else {
     grounding = GROUNDING_DERIVED;

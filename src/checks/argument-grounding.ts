@@ -17,6 +17,7 @@ import { composedOf, type ComposedPart } from './argument-composed.js';
 import { anchorsOf, derivedDate, derivedMonth, isoDateOf, isoMonthOf, spansOf, type DerivedDate } from './argument-dates.js';
 import { isFragmentOf, phoneDigits, type JudgedValue } from './argument-identity.js';
 import { groupedJoins, MIN_JOINED_CHARS } from './grouped-values.js';
+import { ANY_PRODUCER } from './argument-sources.js';
 
 /** Display-grouped joins read per served string (the answer-side cap of unsupported-value's forms). */
 const MAX_JOINS_PER_TEXT = 2000;
@@ -30,6 +31,12 @@ export type Verdict =
   | { grounding: 'fragment'; place: Place }
   | { grounding: 'derived'; derived: DerivedDate }
   | { grounding: 'unserved' };
+
+/** Whether a JSON text holds `"<field>": "<value>"` (value compared lower-cased, as `needle`). */
+export function underField(text: string, field: string, needle: string): boolean {
+  const esc = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`"${esc(field)}"\\s*:\\s*"?${esc(needle)}"?\\s*[,}\\]]`, 'i').test(text);
+}
 
 /** One request's frame, with what grounding needs built on first use. */
 export class FrameGrounds {
@@ -83,7 +90,7 @@ export class FrameGrounds {
    * Grounds one judged value. `producers` are the declared producers of its argument; `enums` the
    * tool's declared enum values (lower-cased).
    */
-  ground(value: JudgedValue, producers: readonly string[], enums: ReadonlySet<string>): Verdict {
+  ground(value: JudgedValue, producers: readonly string[], enums: ReadonlySet<string>, argName?: string): Verdict {
     const needle = value.text.toLowerCase();
     if (enums.has(needle)) return { grounding: 'enum' };
     if (value.form === 'phrase') {
@@ -94,13 +101,17 @@ export class FrameGrounds {
       if (this.served.containsPhrase(needle) || this.phoneGrounds().find(phoneDigits(value.text)!)) return { grounding: 'served' };
       return this.externalOrUnserved(needle);
     }
-    const fromProducer = (s: ServedString) => s.source !== 'tool-result' || s.toolName === undefined || producers.includes(s.toolName);
+    const fromProducer = (s: ServedString) => s.source !== 'tool-result' || s.toolName === undefined || producers.includes(s.toolName) || producers.includes(ANY_PRODUCER);
     const located = this.served.locate(needle, fromProducer);
     if (located.accepted) return { grounding: 'served' };
     // The same identifier written in display groups (the user typed `DE02 2005 0550 1015 8713 93`).
     if (needle.length >= MIN_JOINED_CHARS && !located.whole && this.groupedServing(needle).some(fromProducer)) return { grounding: 'served' };
     const external = this.external().find((e) => e.lower.includes(needle));
     if (external) return { grounding: 'external', ground: external.g };
+    // Served by a tool the declaration did not list, but under the argument's own field name
+    // (`"payment_id": "gift_card_…"` in a reservation's payment history for `payment_id`): the same
+    // kind of identifier, typed by its field, so served.
+    if (located.whole && argName !== undefined && underField(located.whole.text, argName, needle)) return { grounding: 'served' };
     if (located.whole) return { grounding: 'wrong-producer', served: located.whole };
     if (located.fragment && isFragmentOf(value, located.fragment.token ?? '')) return { grounding: 'fragment', place: located.fragment };
     const parts = composedOf(needle, (part) => this.served.locate(part).whole);

@@ -326,6 +326,15 @@ export function foldSystemInstructions(input: Message[], instructions: readonly 
   return [{ role: 'system', parts: instructions.map((text) => ({ type: 'text', text })) }, ...input];
 }
 
+/** MCP tool annotations (`readOnlyHint`, `destructiveHint`) of a definition, when it carries boolean ones. */
+export function toolAnnotationsOf(v: unknown): ToolDefinition['annotations'] | undefined {
+  if (!isRecord(v)) return undefined;
+  const out: NonNullable<ToolDefinition['annotations']> = {};
+  if (typeof v.readOnlyHint === 'boolean') out.readOnlyHint = v.readOnlyHint;
+  if (typeof v.destructiveHint === 'boolean') out.destructiveHint = v.destructiveHint;
+  return out.readOnlyHint !== undefined || out.destructiveHint !== undefined ? out : undefined;
+}
+
 /**
  * `gen_ai.tool.definitions`: semconv's flattened `{type, name, description, parameters | inputSchema}`,
  * OpenAI's `{type:"function", function:{name, description, parameters}}`, or an array of JSON strings of
@@ -350,10 +359,12 @@ export function readToolDefinitions(value: AttrValue | undefined, key: string, s
     }
     const description = str(src.description);
     const schema = src.parameters ?? src.inputSchema ?? src.input_schema;
+    const annotations = toolAnnotationsOf(src.annotations ?? item.annotations);
     out.push({
       name,
       ...(description !== undefined && description !== '' ? { description } : {}),
       ...(schema !== undefined && schema !== null ? { inputSchema: readJsonOrRaw(schema, key, scope) } : {}),
+      ...(annotations ? { annotations } : {}),
     });
   }
   problems.flush(scope, key);

@@ -40,6 +40,11 @@ export interface ToolDeclaration {
    */
   argumentSources?: Record<string, string[]>;
   readOnly?: boolean;
+  /**
+   * Its data moves on its own (a balance, a queue, a parcel's scan): an answer that restates an
+   * earlier turn's result of it without reading again is a place to look (prior-turn-evidence).
+   */
+  volatile?: boolean;
   /** The tool's input JSON Schema; its `enum` values are served vocabulary. */
   inputSchema?: unknown;
   /** Declared result columns, checked over every row of an array-of-objects result. */
@@ -63,6 +68,12 @@ export interface Declarations {
   /** Answer field path -> the settled fact it claims (a structured-output answer). Arms unsupported-claim. */
   claims?: Record<string, ClaimDeclaration>;
   answers?: AnswerDeclaration;
+  /**
+   * false: arm checks only by what is declared here (agentfootprint's "declared, never inferred").
+   * Default true: what the trace itself shows (a tool's name, description, MCP annotations) arms
+   * checks too, always below a declaration and always said (`armedBy: inferred`).
+   */
+  inference?: boolean;
 }
 
 export const NO_DECLARATIONS: Declarations = Object.freeze({ tools: {} }) as Declarations;

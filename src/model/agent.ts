@@ -49,6 +49,8 @@ export interface ToolDefinition {
   description?: string;
   /** JSON Schema of the tool's input, when the telemetry carried it. */
   inputSchema?: unknown;
+  /** MCP tool annotations, when the definition carried them (`readOnlyHint`, `destructiveHint`). */
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean };
 }
 
 export interface ToolCall {

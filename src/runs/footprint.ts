@@ -6,8 +6,9 @@
 import { spanKey, type LogData, type SpanData } from '../model/telemetry.js';
 import { DiagnosticList } from '../model/diagnostics.js';
 import type { CheckTally, Finding } from '../model/finding.js';
-import type { ModelEvent, SpanToolDeclaration, ToolExecution } from '../model/agent.js';
-import type { ToolDeclaration } from '../declarations/types.js';
+import type { ModelEvent, SpanToolDeclaration, ToolDefinition, ToolExecution } from '../model/agent.js';
+import { armedChecks } from '../declarations/armed.js';
+import { effectiveDeclaration, sourcesFromSchema, type EffectiveDeclaration, type ToolEvidence } from '../declarations/inferred.js';
 import { mergeToolDeclaration } from '../declarations/load.js';
 import { isAgentSpan, readSpan, tenantOf } from '../conventions/registry.js';
 import { groupLogsBySpan } from '../conventions/log-join.js';
@@ -24,6 +25,7 @@ import { evaluationErrorType } from './evaluation-errors.js';
 import { GEN_AI_RESPONSE_ID } from '../conventions/keys-genai.js';
 import { redactValue } from '../findings/quote.js';
 import {
+  ATTR_DISPOSITION_INFERRED,
   ATTR_EXTERNAL_GROUND_SOURCE,
   ATTR_FINDING_PREDICATE,
   ATTR_FINDING_VALUE,
@@ -64,6 +66,8 @@ export class FootprintCore {
   readonly config: ResolvedOptions;
   /** Whether the declarations file arms any tool's arguments (fixed at construction). */
   private readonly fileArmsArguments: boolean;
+  /** The checks inference arms beyond the declarations, as the disposition names them ('' when none). */
+  private readonly inferredChecks: string;
   private readonly conversations: ConversationStore;
   /**
    * trace id -> what the core keeps of the trace (trace-record.ts): its conversation id, requests
@@ -97,6 +101,8 @@ export class FootprintCore {
   private readonly processedSpans: BoundedMap<SpanAnnotation | null>;
   /** tenant + tool name -> declarations carried on spans by footprint's helpers. */
   private readonly spanDeclarations: BoundedMap<SpanToolDeclaration>;
+  /** What requests' tool definitions recorded about each tenant's tools, for inference (the description's opening only). */
+  private readonly toolEvidence: BoundedMap<ToolEvidence>;
   /** Each conversation's last input window, so a request that extends it reads only what is new. */
   private readonly windows: WindowMemos;
   /** Disposition attributes by tally signature: most turns of an app repeat the same few. */
@@ -113,6 +119,7 @@ export class FootprintCore {
   constructor(options: FootprintOptions & { now?: () => number } = {}) {
     this.config = resolveOptions(options);
     this.fileArmsArguments = Object.values(this.config.declarations.tools).some((t) => (t.argumentsFrom?.length ?? 0) > 0);
+    this.inferredChecks = armedChecks(this.config.declarations).inferred.join(', ');
     const { limits, now } = this.config;
     this.conversations = new ConversationStore(limits, now, () => this.cachesBytes());
     this.traces = new BoundedMap({ maxEntries: limits.maxConversations, idleMs: limits.conversationIdleMs, now, onEvict: (_k, rec) => (this.cacheBytes -= traceRecordPartsBytes(rec)) });
@@ -120,6 +127,7 @@ export class FootprintCore {
     this.provisionalTallies = new BoundedMap({ maxEntries: limits.maxPendingLogSpans, idleMs: limits.conversationIdleMs, now });
     this.awaitingContent = new BoundedMap({ maxEntries: limits.maxPendingLogSpans, idleMs: limits.conversationIdleMs, now, onEvict: (_k, v) => (this.cacheBytes -= approxBytes(v.span)) });
     this.spanDeclarations = new BoundedMap({ maxEntries: 10_000, idleMs: limits.conversationIdleMs, now });
+    this.toolEvidence = new BoundedMap({ maxEntries: 10_000, idleMs: limits.conversationIdleMs, now });
     this.processedSpans = new BoundedMap({ maxEntries: limits.maxRememberedSpans, idleMs: limits.conversationIdleMs, now, onEvict: (k, v) => (this.cacheBytes -= rememberedBytes(k, v)) });
     this.windows = new WindowMemos(limits.conversationIdleMs, now);
     this.mcpCalls = new BoundedMap({ maxEntries: limits.maxConversations, idleMs: limits.conversationIdleMs, now, onEvict: (_k, v) => (this.cacheBytes -= v.length * MCP_CALL_BYTES) });
@@ -180,7 +188,7 @@ export class FootprintCore {
 
   /** Bytes of every cache besides the conversations (estimates, like the conversations' own). */
   private cachesBytes(): number {
-    return this.cacheBytes + this.traces.size * TRACE_RECORD_BYTES + this.spanDeclarations.size * SPAN_DECLARATION_BYTES + this.windows.bytes;
+    return this.cacheBytes + this.traces.size * TRACE_RECORD_BYTES + this.spanDeclarations.size * SPAN_DECLARATION_BYTES + this.toolEvidence.size * TOOL_EVIDENCE_BYTES + this.windows.bytes;
   }
 
   /** Keeps the caches within their share of the state bound (oldest remembered spans go first). */
@@ -201,6 +209,7 @@ export class FootprintCore {
     this.awaitingContent.clear();
     this.provisionalTallies.clear();
     this.spanDeclarations.clear();
+    this.toolEvidence.clear();
     this.processedSpans.clear();
     this.windows.clear();
     this.mcpCalls.clear();
@@ -325,6 +334,7 @@ export class FootprintCore {
       const rec = this.traceRecord(ev.span.traceId);
       if (!ev.conversationId && rec.conversationId) ev.conversationId = rec.conversationId;
       if (ev.kind === 'tool-execution' && ev.declared) this.spanDeclarations.set(`${ev.tenant}\u0000${ev.toolName}`, ev.declared);
+      if (ev.kind === 'llm-request' && ev.toolDefinitions && this.config.declarations.inference !== false) this.rememberToolEvidence(ev.tenant, ev.toolDefinitions);
       rec.llmRequests ??= 0;
       if (ev.kind === 'llm-request' && !this.lateInCall.has(spanKey(ev.span))) rec.llmRequests++;
       if (ev.kind === 'agent-turn') {
@@ -433,8 +443,11 @@ export class FootprintCore {
       }
       // `findings` counts findings written (one per defect per trace), not re-detections.
       const rows = dispositionRows(CHECK_CATALOG, this.talliesOf(traceId)).map((r) => ({ ...r, findings: written?.get(r.check) ?? 0 }));
+      const ev = this.dispositions.event(rows, llmRequests, target.time, limits.maxWrittenAttributeBytes);
+      // How the checks were armed: those inference armed beyond the declarations are named.
+      if (this.inferredChecks !== '') ev.attributes[ATTR_DISPOSITION_INFERRED] = this.inferredChecks;
       const ann = annotationFor(result, target.key);
-      ann.events.push(this.dispositions.event(rows, llmRequests, target.time, limits.maxWrittenAttributeBytes));
+      ann.events.push(ev);
       if (this.config.evaluationEvents === 'all') ann.events.push(...turnEvaluations(rows, target.time, evaluationErrorType, limits.maxWrittenAttributeBytes));
     }
   }
@@ -456,8 +469,29 @@ export class FootprintCore {
     return false;
   }
 
-  private declarationOf(tenant: string, toolName: string): ToolDeclaration | undefined {
-    return mergeToolDeclaration(this.config.declarations, toolName, this.spanDeclarations.peek(`${tenant}\u0000${toolName}`));
+  private declarationOf(tenant: string, toolName: string): EffectiveDeclaration | undefined {
+    const declared = mergeToolDeclaration(this.config.declarations, toolName, this.spanDeclarations.peek(`${tenant}\u0000${toolName}`));
+    const infer = this.config.declarations.inference !== false;
+    return infer ? effectiveDeclaration(declared, this.toolEvidence.peek(`${tenant}\u0000${toolName}`) ?? { name: toolName }, true) : declared;
+  }
+
+  /** Keeps what inference reads of each offered tool: its name, its description's opening, its annotations. */
+  private rememberToolEvidence(tenant: string, definitions: readonly ToolDefinition[]): void {
+    const kept = definitions.slice(0, MAX_TOOL_EVIDENCE_PER_REQUEST);
+    const offered = kept.map((d) => d.name);
+    for (const d of kept) {
+      const key = `${tenant}\u0000${d.name}`;
+      if (this.toolEvidence.peek(key)) continue;
+      const sources = sourcesFromSchema(d.name, d.inputSchema, offered);
+      const schemaChars = d.inputSchema !== undefined ? (JSON.stringify(d.inputSchema)?.length ?? 0) : 0;
+      this.toolEvidence.set(key, {
+        ...(schemaChars > 0 && schemaChars <= TOOL_EVIDENCE_SCHEMA_CHARS ? { inputSchema: d.inputSchema } : {}),
+        name: d.name,
+        ...(d.description ? { description: d.description.slice(0, TOOL_EVIDENCE_DESCRIPTION_CHARS) } : {}),
+        ...(d.annotations ? { annotations: d.annotations } : {}),
+        ...(sources ? { sources } : {}),
+      });
+    }
   }
 
   private seamContext(): SeamContext {
@@ -582,6 +616,14 @@ const MAX_MCP_CALLS_PER_TRACE = 256;
 
 /** Estimated bytes of one span declaration entry (its key, the map slot; the declaration is shared). */
 const SPAN_DECLARATION_BYTES = 256;
+/** Estimated bytes of one tool's evidence: its name, description opening, annotations, sources and (up to 8 KiB of) schema. */
+const TOOL_EVIDENCE_BYTES = 2_048;
+/** Tool definitions of one request that inference remembers (the rest are read by name alone). */
+const MAX_TOOL_EVIDENCE_PER_REQUEST = 256;
+/** A recorded input schema longer than this (as JSON) is not kept for inference. */
+const TOOL_EVIDENCE_SCHEMA_CHARS = 8_192;
+/** Characters of a tool's description inference keeps: it reads only the opening verb. */
+const TOOL_EVIDENCE_DESCRIPTION_CHARS = 80;
 
 /** Rough bytes a value holds (UTF-16 strings plus bookkeeping, like the conversations' estimate). Bounded walk. */
 function approxBytes(v: unknown): number {

@@ -6,7 +6,7 @@ import type { LlmRequest, ToolExecution } from '../model/agent.js';
 import type { CheckTally, Finding } from '../model/finding.js';
 import type { LedgerRow } from '../model/ledger.js';
 import type { SpanEventData } from '../model/telemetry.js';
-import type { ToolDeclaration } from '../declarations/types.js';
+import type { EffectiveDeclaration } from '../declarations/inferred.js';
 import type { Limits } from '../limits.js';
 import { buildFrame, resultText, type Frame } from './frame.js';
 import { servedKey, type ConversationState, type ConversationStore } from './conversations.js';
@@ -17,7 +17,10 @@ import { danglingReferences } from '../checks/dangling-reference.js';
 import { emptyLookups, NO_PRODUCER_RESULT } from '../checks/empty-lookup.js';
 import { resultColumns } from '../checks/result-columns.js';
 import { unsupportedValues, type WindowResult } from '../checks/unsupported-value.js';
-import { priorTurnEvidence } from '../checks/prior-turn-evidence.js';
+import { priorTurnEvidence, type PriorWrite } from '../checks/prior-turn-evidence.js';
+import { argumentLeaves } from '../checks/argument-leaves.js';
+import { armedByInference } from '../checks/arming.js';
+import { sourcesInferred } from '../declarations/inferred.js';
 import { unsupportedClaims } from '../checks/unsupported-claim.js';
 import { refusalAssertsAbsence } from '../checks/refusal-asserts-absence.js';
 import { producersOf, readToolTest } from '../checks/absence-reads.js';
@@ -34,7 +37,7 @@ export interface SeamContext {
   conversations: ConversationStore;
   declarations: Declarations;
   redaction: Redaction;
-  declarationOf: (tenant: string, toolName: string) => ToolDeclaration | undefined;
+  declarationOf: (tenant: string, toolName: string) => EffectiveDeclaration | undefined;
   /** Whether any tool of this tenant is declared to take its arguments from others (file or spans). */
   anyArgumentsFrom: (tenant: string) => boolean;
   /** Tallies this trace has gathered so far (before this request's). */
@@ -134,6 +137,7 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
     inputCaptured: true,
     maxArgumentLeaves: limits.maxArgumentLeaves,
     quotedValueChars: limits.quotedValueChars,
+    inferIdentifiers: ctx.declarations.inference !== false,
   });
   out.findings.push(...offer.findings, ...choice.findings);
   out.tallies.push(offer.tally, choice.tally);
@@ -200,6 +204,8 @@ export function checkExecution(ctx: SeamContext, state: ConversationState, ex: T
         .map((r) => ({ toolName: r.toolName, ...(r.callId ? { callId: r.callId } : {}), text: resultText(r.result), ...(r.request !== undefined ? { request: r.request } : {}) }));
   const userTexts = !resultEmpty ? [] : earlierUserTexts(state);
   const lookup = emptyLookups({ row, declaration, producerResults, userTexts, maxArgumentLeaves: ctx.limits.maxArgumentLeaves, quotedValueChars: ctx.limits.quotedValueChars });
+  const sourcesEvidence = sourcesInferred(declaration);
+  if (sourcesEvidence !== undefined) lookup.findings = lookup.findings.map((f) => armedByInference(f, sourcesEvidence));
   // Past its bounds the conversation's ledger is partial: "no earlier producer result" may only
   // mean the result was not kept, and the disposition says so instead of guessing.
   const missing = lookup.tally.unreachableReasons[NO_PRODUCER_RESULT];
@@ -224,7 +230,11 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
   const answerFindings: Finding[] = [];
   const tallies: CheckTally[] = [];
 
-  if (declarations.answers?.checkValues) {
+  // Armed by declaration, or by inference when the answer was written from tool results (an agent
+  // that reads tools answers from them); `checkValues: false` or `inference: false` keeps it off.
+  const windowResultCount = frame.served.filter((s) => s.source === 'tool-result').length;
+  const valuesInferred = declarations.answers?.checkValues === undefined && declarations.inference !== false && windowResultCount > 0;
+  if (declarations.answers?.checkValues || valuesInferred) {
     // One pass each over the ledger and the served history, not one per window result.
     const rowByCall = new Map<string, LedgerRow>();
     for (const r of state.ledger) if (r.callId && !rowByCall.has(r.callId)) rowByCall.set(r.callId, r);
@@ -260,6 +270,7 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
       inputCaptured: true,
       bounds: { maxAnswerTokens: 20_000, maxIndexTokens: 200_000, quotedValueChars: limits.quotedValueChars },
     });
+    const declarationOf = (name: string) => ctx.declarationOf(req.tenant, name);
     const prior = priorTurnEvidence({
       span: req.span,
       grounded: values.grounded,
@@ -267,9 +278,16 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
       currentTurnTraceId: traceId,
       toolCallsThisTurn: turnRows.length,
       ...lastUserMessage(frame),
+      writes: conversationWrites(state.ledger, declarationOf, limits.maxArgumentLeaves),
+      readArguments: (callId) => {
+        const row = rowByCall.get(callId);
+        return row ? argumentValues(row.arguments, limits.maxArgumentLeaves) : [];
+      },
+      isVolatile: (name) => declarationOf(name)?.volatile === true,
       quotedValueChars: limits.quotedValueChars,
     });
-    answerFindings.push(...values.findings, ...prior.findings);
+    const evidence = `the answer was written from a window holding ${windowResultCount} tool result${windowResultCount === 1 ? '' : 's'}`;
+    answerFindings.push(...[...values.findings, ...prior.findings].map((f) => (valuesInferred ? armedByInference(f, evidence) : f)));
     tallies.push(values.tally, prior.tally);
   } else {
     tallies.push(notArmed('unsupported-value'), notArmed('prior-turn-evidence'));
@@ -305,6 +323,25 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
       [ATTR_ANSWER_STATEMENT]: fitBytes(standing.statement, limits.maxWrittenAttributeBytes),
     },
   });
+}
+
+/** A call's argument values, lower-cased (string and number leaves), for "a write touched it". */
+function argumentValues(args: unknown, max: number): string[] {
+  return argumentLeaves(args, max)
+    .leaves.map((l) => (typeof l.value === 'string' ? l.value.trim().toLowerCase() : typeof l.value === 'number' ? String(l.value) : ''))
+    .filter((v) => v.length >= 3);
+}
+
+/** The conversation's writes that went through (tools declared or inferred `readOnly: false`), with their argument values. */
+function conversationWrites(ledger: readonly LedgerRow[], declarationOf: (name: string) => { readOnly?: boolean } | undefined, max: number): PriorWrite[] {
+  const out: PriorWrite[] = [];
+  for (const r of ledger) {
+    if (r.request === undefined || declarationOf(r.toolName)?.readOnly !== false) continue;
+    // A write that failed or was refused changed nothing.
+    if (r.outcome !== 'ran' || r.reading.refusal !== undefined || r.reading.absence?.notFound !== undefined) continue;
+    out.push({ toolName: r.toolName, ...(r.callId ? { callId: r.callId } : {}), request: r.request, values: argumentValues(r.arguments, max) });
+  }
+  return out;
 }
 
 function notArmed(check: string): CheckTally {

@@ -82,13 +82,16 @@ export function listCases(root: string): string[] {
   return existsSync(dir) ? readdirSync(dir).filter((n) => existsSync(join(dir, n, 'expected.json'))).sort() : [];
 }
 
+/** How a case is run: with its declarations (the reviewer's setting), or as a user who wrote none. */
+export type DeclarationsMode = 'declared' | 'none';
+
 /** Runs one case through the CLI core and returns its findings (or why the CLI refused it). */
-export function runCase(root: string, name: string): { expected: CaseExpected; findings: ActualFinding[]; error?: string } {
+export function runCase(root: string, name: string, mode: DeclarationsMode = 'declared'): { expected: CaseExpected; findings: ActualFinding[]; error?: string } {
   const dir = join(root, 'test/quality/cases', name);
   const expected = JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as CaseExpected;
   const files = [join(dir, 'trace.otlp.json')];
   if (existsSync(join(dir, 'logs.otlp.json'))) files.push(join(dir, 'logs.otlp.json'));
-  const r = runCheck([...files, '--declarations', join(dir, 'declarations.yaml'), '--format', 'json']);
+  const r = runCheck([...files, ...(mode === 'declared' ? ['--declarations', join(dir, 'declarations.yaml')] : []), '--format', 'json']);
   if (r.exitCode !== 0) return { expected, findings: [], error: r.stderr.trim() };
   const out = JSON.parse(r.stdout) as { findings: Record<string, unknown>[] };
   const findings = out.findings.map((f) => ({
@@ -136,9 +139,9 @@ function tally(check: CheckId | null, perCase: CaseResult[]): Omit<CheckScore, '
   return { tp, fp, fn, advisoryFp: n('advisory FP'), precision: ratio(tp, tp + fp), recall: ratio(tp, tp + fn) };
 }
 
-export function scoreCorpus(root: string): QualityResults {
+export function scoreCorpus(root: string, mode: DeclarationsMode = 'declared'): QualityResults {
   const perCase = listCases(root).map((name) => {
-    const r = runCase(root, name);
+    const r = runCase(root, name, mode);
     return judgeCase(r.expected, r.findings, r.error);
   });
   return {
