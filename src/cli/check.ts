@@ -9,6 +9,7 @@ import type { DecodedDocument } from '../otlp/json.js';
 import { readTraceFiles } from './read-traces.js';
 import { encodeKeyValues } from '../otlp/anyvalue.js';
 import { loadDeclarationsFile } from '../declarations/load.js';
+import { unseenDeclaredTools, unseenToolSentence } from '../declarations/unseen.js';
 import { FootprintCore, type Redaction } from '../runs/footprint.js';
 import { spanKey, type SpanData, type SpanEventData } from '../model/telemetry.js';
 import type { Declarations } from '../declarations/types.js';
@@ -32,7 +33,7 @@ export interface CliResult {
   stderr: string;
 }
 
-export const CHECK_USAGE = `usage: footprint-otel check FILE... [--declarations FILE] [--format text|json] [--write FILE] [--redaction quote|hash|omit] [--fail-on findings|advisory|never] [--html FILE] [--evaluation-events off|findings|all]
+export const CHECK_USAGE = `usage: footprint-otel check FILE... [--declarations FILE] [--format text|json] [--write FILE] [--redaction quote|hash|omit] [--fail-on findings|advisory|unchecked|never] [--html FILE] [--evaluation-events off|findings|all]
   FILE            OTLP/JSON traces or logs (ExportTraceServiceRequest / ExportLogsServiceRequest,
                   Tempo API output, or JSON lines mixing both)
                   or Jaeger JSON (UI "Download JSON", /api/traces, v2 {result:{resourceSpans}})
@@ -42,8 +43,10 @@ export const CHECK_USAGE = `usage: footprint-otel check FILE... [--declarations 
   --redaction     how finding values are written: quote (default), hash or omit
   --html FILE     write "Explain this answer" for every agent trace as one self-contained page
   --fail-on       when to exit ${EXIT.findings} (a CI gate): findings (any non-advisory finding),
-                  advisory (any finding at all) or never (default); with findings or advisory,
-                  input where no LLM request is recognised exits ${EXIT.usage} (nothing was checked)
+                  advisory (any finding at all), unchecked (no check gave a verdict anywhere:
+                  nothing declared or inferred applied, no content, no LLM span) or never (default);
+                  combine with commas, e.g. --fail-on findings,unchecked; findings or advisory also
+                  fail a run where no LLM request was recognised at all (nothing was checked)
   --evaluation-events
                   the gen_ai.evaluation.result events --write adds: off, findings (default: one
                   per finding) or all (also a pass / not_run per check per turn)`;
@@ -59,8 +62,18 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-export type FailOn = 'findings' | 'advisory' | 'never';
-const FAIL_ON: readonly FailOn[] = ['findings', 'advisory', 'never'];
+export type FailOn = 'findings' | 'advisory' | 'unchecked' | 'never';
+const FAIL_ON: readonly FailOn[] = ['findings', 'advisory', 'unchecked', 'never'];
+
+/** The policies of a `--fail-on` value (comma-separated), or the word that is not one. */
+function failOnPolicies(value: string): { ok: true; policies: Set<FailOn> } | { ok: false; bad: string } {
+  const policies = new Set<FailOn>();
+  for (const word of value.split(',').map((w) => w.trim())) {
+    if (!FAIL_ON.includes(word as FailOn)) return { ok: false, bad: word };
+    policies.add(word as FailOn);
+  }
+  return { ok: true, policies };
+}
 
 export interface CheckIo {
   /** Width text output wraps to (the terminal's, or 100). */
@@ -81,8 +94,9 @@ export function runCheck(argv: string[], io: CheckIo = {}): CliResult {
   if (positionals.length === 0) return fail(`no input file given\n${CHECK_USAGE}`);
   if (values.format !== 'text' && values.format !== 'json') return fail(`--format must be text or json, not "${values.format}"`);
   if (!['quote', 'hash', 'omit'].includes(values.redaction!)) return fail(`--redaction must be quote, hash or omit, not "${values.redaction}"`);
-  const failOn = values['fail-on'] as FailOn;
-  if (!FAIL_ON.includes(failOn)) return fail(`--fail-on must be findings, advisory or never, not "${values['fail-on']}"`);
+  const parsedFailOn = failOnPolicies(values['fail-on']!);
+  if (!parsedFailOn.ok) return fail(`--fail-on must be findings, advisory, unchecked or never (or several, with commas), not "${parsedFailOn.bad}"`);
+  const failOn = parsedFailOn.policies;
   const evaluationEvents = values['evaluation-events'] as EvaluationEvents;
   if (!EVALUATION_EVENTS_VALUES.includes(evaluationEvents)) return fail(`--evaluation-events must be ${EVALUATION_EVENTS_VALUES.join(', ')}, not "${values['evaluation-events']}"`);
 
@@ -137,6 +151,7 @@ export function runCheck(argv: string[], io: CheckIo = {}): CliResult {
     notes: [],
   };
   if (!declarations) report.notes.push(...noDeclarationsNote(report, positionals));
+  else report.notes.push(...unseenDeclaredTools(Object.keys(declarations.tools), core.toolNamesSeen()).map(unseenToolSentence));
   report.notes.push(...contentNotCapturedNote(report), ...noToolCallsNote(report, spans, declarations));
 
   // What was written, said on stderr (stdout stays the report, parseable with --format json).
@@ -156,14 +171,18 @@ export function runCheck(argv: string[], io: CheckIo = {}): CliResult {
   }
   const said = (lines: readonly string[]) => lines.map((l) => `${l}\n`).join('');
   const stdout = values.format === 'json' ? `${renderJson(report)}\n` : renderText(report, io.width ?? DEFAULT_WIDTH);
-  // A gate over input where no LLM request was recognised checked nothing: that is not a pass.
-  if (failOn !== 'never' && !report.traces.some((t) => t.llmRequests > 0)) {
-    return { exitCode: EXIT.usage, stdout, stderr: said([...wrote, `footprint-otel check: no LLM request recognised in the input, so nothing was checked (--fail-on ${failOn} does not pass an unchecked run): exit ${EXIT.usage}`]) };
+  const failures: string[] = [];
+  const counted = failOn.has('advisory') ? report.findings.length : failOn.has('findings') ? report.findings.filter((f) => f.finding.advisory !== true).length : 0;
+  if (counted > 0) failures.push(`${failOn.has('advisory') ? plural(counted, 'finding') : plural(counted, 'non-advisory finding')} (--fail-on ${failOn.has('advisory') ? 'advisory' : 'findings'})`);
+  const requests = report.traces.reduce((n, t) => n + t.llmRequests, 0);
+  if (failOn.has('unchecked') && !report.traces.some((t) => t.tallies.some((x) => x.checked > 0))) {
+    failures.push(`nothing was checked: no check gave a verdict on ${plural(requests, 'LLM request')} in ${plural(report.traces.length, 'trace')} (--fail-on unchecked)`);
+  } else if ((failOn.has('findings') || failOn.has('advisory')) && requests === 0) {
+    // A gate over input with no LLM request at all checked nothing: that is not a pass.
+    failures.push(`no LLM request recognised in the input, so nothing was checked (--fail-on ${failOn.has('advisory') ? 'advisory' : 'findings'} does not pass it)`);
   }
-  const counted = failOn === 'never' ? 0 : report.findings.filter((f) => failOn === 'advisory' || f.finding.advisory !== true).length;
-  if (counted === 0) return { exitCode: EXIT.ok, stdout, stderr: said(wrote) };
-  const what = failOn === 'advisory' ? plural(counted, 'finding') : plural(counted, 'non-advisory finding');
-  return { exitCode: EXIT.findings, stdout, stderr: said([...wrote, `footprint-otel check: ${what} (--fail-on ${failOn}): exit ${EXIT.findings}`]) };
+  if (failures.length === 0) return { exitCode: EXIT.ok, stdout, stderr: said(wrote) };
+  return { exitCode: EXIT.findings, stdout, stderr: said([...wrote, ...failures.map((f) => `footprint-otel check: ${f}: exit ${EXIT.findings}`)]) };
 }
 
 /** Said once when no declarations were given and LLM requests were seen: which checks examined nothing, and the command that drafts declarations. */

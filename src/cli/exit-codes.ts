@@ -6,10 +6,7 @@ export const EXIT = {
   ok: 0,
   /** It ran and found what the --fail-on policy counts (a CI gate's failure). */
   findings: 1,
-  /**
-   * Bad usage or unusable input (unknown option, unreadable or unrecognised file, refused
-   * declarations), and a --fail-on gate over input where no LLM request was recognised.
-   */
+  /** Bad usage or unusable input (unknown option, unreadable or unrecognised file, refused declarations). */
   usage: 2,
   /** footprint-otel itself failed (a bug): never confused with findings. */
   internal: 3,
@@ -17,6 +14,6 @@ export const EXIT = {
 
 export const EXIT_CODES_HELP = `exit codes:
   ${EXIT.ok}  ran, and nothing the --fail-on policy counts was found
-  ${EXIT.findings}  ran, and found what --fail-on counts (findings: non-advisory findings; advisory: any finding)
-  ${EXIT.usage}  bad usage or unusable input, or a --fail-on gate over input with no LLM request (the reason is on stderr)
+  ${EXIT.findings}  ran, and found what --fail-on counts (findings: non-advisory findings; advisory: any finding; unchecked: no check gave a verdict)
+  ${EXIT.usage}  bad usage or unusable input (the reason is printed on stderr)
   ${EXIT.internal}  footprint-otel itself failed (please report it)`;

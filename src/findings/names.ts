@@ -44,6 +44,10 @@ export const ATTR_DISPOSITION_UNREACHABLE = 'footprint.disposition.unreachable';
 export const ATTR_DISPOSITION_FINDINGS = 'footprint.disposition.findings';
 /** The checks armed by inference (what the trace shows) beyond the declarations, comma-separated; absent when none. */
 export const ATTR_DISPOSITION_INFERRED = 'footprint.disposition.inferred';
+/** The turn's ledger rows read from execute_tool spans (written when the turn has any row). */
+export const ATTR_DISPOSITION_LEDGER_SPANS = 'footprint.disposition.ledger.spans';
+/** The turn's ledger rows read from the request windows: calls no execute_tool span recorded. */
+export const ATTR_DISPOSITION_LEDGER_WINDOWS = 'footprint.disposition.ledger.windows';
 
 /** Carrier spans: written when a finding's subject span has already left. */
 export const CARRIER_SPAN_NAME = 'footprint.findings';

@@ -224,6 +224,37 @@ describe('FootprintSpanProcessor', () => {
     assertPassedThrough(pipe);
   });
 
+  it('with no invoke_agent span (OpenLLMetry or OpenInference alone), the real core puts the disposition on the root when it ends alone, later', () => {
+    pipe = makePipeline({ declarations: { tools: { list_machines: { readOnly: true } } } });
+    const tracer = pipe.provider.getTracer('http');
+    const chatAttrs = (output: string) => ({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.request.model': 'gpt-4o-mini',
+      'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Which machines does acme have?' }] }]),
+      'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: output }], finish_reason: 'stop' }]),
+    });
+    const turn = (name: string, parent?: ReturnType<typeof trace.setSpanContext>) => {
+      const root = tracer.startSpan(name, { kind: SpanKind.SERVER }, parent);
+      const ctx = trace.setSpan(parent ?? context.active(), root);
+      tracer.startSpan('chat gpt-4o-mini', { kind: SpanKind.CLIENT, attributes: chatAttrs('I will look that up.') }, ctx).end();
+      tracer.startSpan('render', {}, ctx).end();
+      root.end();
+      return root;
+    };
+    turn('POST /ask');
+    // An incoming traceparent: the local root has a remote parent.
+    const remote = trace.setSpanContext(context.active(), { traceId: 'c'.repeat(32), spanId: 'd'.repeat(16), traceFlags: 1, isRemote: true });
+    turn('POST /ask-remote', remote);
+    assertPassedThrough(pipe);
+    for (const name of ['POST /ask', 'POST /ask-remote']) {
+      const root = pipe.next.received.find((x) => x.name === name)!;
+      const d = root.events.filter((e) => e.name === 'footprint.disposition');
+      expect(d, `${name} carries the turn's disposition`).toHaveLength(1);
+      expect(String(d[0]!.attributes?.['footprint.disposition.summary'])).toMatch(/ran on 1 LLM request/);
+      expect(pipe.next.received.filter((x) => x.spanContext().traceId === root.spanContext().traceId && x !== root).flatMap((x) => x.events.filter((e) => e.name === 'footprint.disposition'))).toEqual([]);
+    }
+  });
+
   it('refuses a declarations file that does not validate, at construction', () => {
     expect(() => new FootprintSpanProcessor({ next: pipe?.next ?? ({} as SpanProcessor), declarations: '/nonexistent/declarations.yaml' })).toThrow(/declarations not loaded/);
   });
