@@ -72,7 +72,7 @@ describe('check says why a check had nothing to do, when the input tells', () =>
   it('requests read but none recorded a tool call (OpenLLMetry LangChain): said so, not "nothing declared"', () => {
     const lc = fixturePaths('traceloop-langchain' as never, 'backup-triage');
     const out = json([...lc, '--declarations', join(FIXTURES_DIR, 'declarations.yaml')]);
-    expect(out.notes).toEqual([expect.stringMatching(/^None of the 5 LLM requests read recorded a tool call \(in its output or its input\), so the checks on tool calls had nothing to check/)]);
+    expect(out.notes.filter((n) => n.startsWith('None of'))).toEqual([expect.stringMatching(/^None of the 5 LLM requests read recorded a tool call \(in its output or its input\), so the checks on tool calls had nothing to check/)]);
     // A stack that records its calls gets no such note.
     expect(json([...fixturePaths('traceloop-openai', 'backup-triage'), '--declarations', join(FIXTURES_DIR, 'declarations.yaml')]).notes).toEqual([]);
   });
