@@ -2,7 +2,7 @@
 // declarations loader and the wire-contract names. Re-exports only; no logic lives here.
 
 export * from './processor/index.js';
-export { FootprintCore, type FootprintOptions, type ProcessInput, type ProcessResult, type SpanAnnotation, type CoreStats, type Redaction } from './runs/footprint.js';
+export { FootprintCore, type FootprintOptions, type ProcessInput, type ProcessResult, type SpanAnnotation, type CoreStats, type Redaction, type EvaluationEvents } from './runs/footprint.js';
 export { loadDeclarationsFile, parseDeclarationsText } from './declarations/load.js';
 export { validateDeclarations, type DeclarationsResult } from './declarations/schema.js';
 export type { Declarations, ToolDeclaration, ClaimDeclaration, ColumnDeclaration, AnswerDeclaration } from './declarations/types.js';

@@ -1,6 +1,6 @@
 // openai@6 + @opentelemetry/instrumentation-openai (content capture on) + footprint-otel's helpers,
 // with footprint() in front of a BatchSpanProcessor and the OTLP/HTTP exporter. Runs the two-turn
-// backup-triage conversation against the stub in ../stub-openai. Run: npm run build && node examples/in-process-openai/agent.mjs
+// backup-triage conversation against the stub in ../stub-openai. Run: npm run example:openai (or node examples/in-process-openai/agent.mjs once dist/ is built)
 import { register } from 'node:module';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { OpenAIInstrumentation } from '@opentelemetry/instrumentation-openai';

@@ -1,6 +1,6 @@
 // The Vercel AI SDK (ai@6 + @ai-sdk/openai@3) with experimental_telemetry, and FootprintSpanProcessor
 // in front of a BatchSpanProcessor and the OTLP/HTTP exporter. Runs the two-turn backup-triage
-// conversation against the stub in ../stub-openai. Run: npm run build && node examples/in-process-vercel-ai/agent.mjs
+// conversation against the stub in ../stub-openai. Run: npm run example:vercel-ai (or node examples/in-process-vercel-ai/agent.mjs once dist/ is built)
 import { fileURLToPath } from 'node:url';
 import { generateText, jsonSchema, stepCountIs, tool } from 'ai';
 import { createOpenAI } from '@ai-sdk/openai';

@@ -1,4 +1,4 @@
-// The backup-triage conversation the examples run (the same one test/processor/live-*.test.ts
+// The backup-triage conversation the examples run (the same one test/live/live-*.test.ts
 // and examples/backup-triage/ record): the system prompt, the two user turns, the tools offered,
 // what the stub answers (in order) and what each tool returns, by the model's call id.
 //

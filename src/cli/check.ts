@@ -20,6 +20,11 @@ import { EXIT, EXIT_CODES_HELP } from './exit-codes.js';
 import { DEFAULT_WIDTH } from './wrap.js';
 import { plural } from '../findings/phrases.js';
 import { sumTallies } from '../findings/disposition.js';
+import { CONTENT_NOT_CAPTURED } from '../checks/catalog.js';
+import { isAgentSpan, readSpan } from '../conventions/registry.js';
+import { resolveLimits } from '../limits.js';
+import { DiagnosticList } from '../model/diagnostics.js';
+import { DEFAULT_EVALUATION_EVENTS, EVALUATION_EVENTS_VALUES, type EvaluationEvents } from '../findings/evaluation.js';
 import { ATTR_ANSWER_REASONS, ATTR_ANSWER_STANDING, ATTR_ANSWER_STATEMENT, ATTR_DISPOSITION_SUMMARY, EVENT_ANSWER_STANDING, EVENT_DISPOSITION, EVENT_FINDING } from '../findings/names.js';
 
 export interface CliResult {
@@ -28,7 +33,7 @@ export interface CliResult {
   stderr: string;
 }
 
-export const CHECK_USAGE = `usage: footprint-otel check FILE... [--declarations FILE] [--format text|json] [--write FILE] [--redaction quote|hash|omit] [--fail-on findings|advisory|unchecked|never] [--html FILE]
+export const CHECK_USAGE = `usage: footprint-otel check FILE... [--declarations FILE] [--format text|json] [--write FILE] [--redaction quote|hash|omit] [--fail-on findings|advisory|unchecked|never] [--html FILE] [--evaluation-events off|findings|all]
   FILE            OTLP/JSON traces or logs (ExportTraceServiceRequest / ExportLogsServiceRequest,
                   Tempo API output, or JSON lines mixing both)
                   or Jaeger JSON (UI "Download JSON", /api/traces, v2 {result:{resourceSpans}})
@@ -40,7 +45,11 @@ export const CHECK_USAGE = `usage: footprint-otel check FILE... [--declarations 
   --fail-on       when to exit ${EXIT.findings} (a CI gate): findings (any non-advisory finding),
                   advisory (any finding at all), unchecked (no check gave a verdict anywhere:
                   nothing declared or inferred applied, no content, no LLM span) or never (default);
-                  combine with commas, e.g. --fail-on findings,unchecked`;
+                  combine with commas, e.g. --fail-on findings,unchecked; findings or advisory also
+                  fail a run where no LLM request was recognised at all (nothing was checked)
+  --evaluation-events
+                  the gen_ai.evaluation.result events --write adds: off, findings (default: one
+                  per finding) or all (also a pass / not_run per check per turn)`;
 
 const OPTIONS = {
   declarations: { type: 'string' },
@@ -49,6 +58,7 @@ const OPTIONS = {
   redaction: { type: 'string', default: 'quote' },
   'fail-on': { type: 'string', default: 'never' },
   html: { type: 'string' },
+  'evaluation-events': { type: 'string', default: DEFAULT_EVALUATION_EVENTS },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -87,6 +97,8 @@ export function runCheck(argv: string[], io: CheckIo = {}): CliResult {
   const parsedFailOn = failOnPolicies(values['fail-on']!);
   if (!parsedFailOn.ok) return fail(`--fail-on must be findings, advisory, unchecked or never (or several, with commas), not "${parsedFailOn.bad}"`);
   const failOn = parsedFailOn.policies;
+  const evaluationEvents = values['evaluation-events'] as EvaluationEvents;
+  if (!EVALUATION_EVENTS_VALUES.includes(evaluationEvents)) return fail(`--evaluation-events must be ${EVALUATION_EVENTS_VALUES.join(', ')}, not "${values['evaluation-events']}"`);
 
   let declarations: Declarations | undefined;
   if (values.declarations) {
@@ -103,7 +115,7 @@ export function runCheck(argv: string[], io: CheckIo = {}): CliResult {
     return fail(doc.logs.length > 0 ? `no spans found (only ${doc.logs.length} log records): give the trace file too` : why);
   }
 
-  const core = new FootprintCore({ ...(declarations ? { declarations } : {}), redaction: values.redaction as Redaction });
+  const core = new FootprintCore({ ...(declarations ? { declarations } : {}), redaction: values.redaction as Redaction, evaluationEvents });
   const spans = doc.spans.map((d) => d.span);
   const result = core.process({ spans, logs: doc.logs });
 
@@ -140,28 +152,37 @@ export function runCheck(argv: string[], io: CheckIo = {}): CliResult {
   };
   if (!declarations) report.notes.push(...noDeclarationsNote(report, positionals));
   else report.notes.push(...unseenDeclaredTools(Object.keys(declarations.tools), core.toolNamesSeen()).map(unseenToolSentence));
+  report.notes.push(...contentNotCapturedNote(report), ...noToolCallsNote(report, spans, declarations));
 
+  // What was written, said on stderr (stdout stays the report, parseable with --format json).
+  const wrote: string[] = [];
   if (values.write) {
     try {
       writeFileSync(values.write, writeBack(doc, result.annotations, result.carriers));
     } catch (e) {
       return fail(`cannot write ${values.write} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
+    wrote.push(`footprint-otel check: wrote ${values.write} (${plural(spans.length + result.carriers.length, 'span')}, ${plural(result.findings.length, 'finding')} as events)`);
   }
   if (values.html) {
     const why = writeExplainPage(values.html, { spans, logs: doc.logs, result, traceIds: report.traces.map((t) => t.traceId), ...(declarations ? { declarations } : {}), redaction: values.redaction as Redaction });
     if (why) return fail(why);
+    wrote.push(`footprint-otel check: wrote ${values.html} (Explain this answer, ${plural(report.traces.length, 'agent trace')})`);
   }
+  const said = (lines: readonly string[]) => lines.map((l) => `${l}\n`).join('');
   const stdout = values.format === 'json' ? `${renderJson(report)}\n` : renderText(report, io.width ?? DEFAULT_WIDTH);
   const failures: string[] = [];
   const counted = failOn.has('advisory') ? report.findings.length : failOn.has('findings') ? report.findings.filter((f) => f.finding.advisory !== true).length : 0;
   if (counted > 0) failures.push(`${failOn.has('advisory') ? plural(counted, 'finding') : plural(counted, 'non-advisory finding')} (--fail-on ${failOn.has('advisory') ? 'advisory' : 'findings'})`);
+  const requests = report.traces.reduce((n, t) => n + t.llmRequests, 0);
   if (failOn.has('unchecked') && !report.traces.some((t) => t.tallies.some((x) => x.checked > 0))) {
-    const requests = report.traces.reduce((n, t) => n + t.llmRequests, 0);
     failures.push(`nothing was checked: no check gave a verdict on ${plural(requests, 'LLM request')} in ${plural(report.traces.length, 'trace')} (--fail-on unchecked)`);
+  } else if ((failOn.has('findings') || failOn.has('advisory')) && requests === 0) {
+    // A gate over input with no LLM request at all checked nothing: that is not a pass.
+    failures.push(`no LLM request recognised in the input, so nothing was checked (--fail-on ${failOn.has('advisory') ? 'advisory' : 'findings'} does not pass it)`);
   }
-  if (failures.length === 0) return { exitCode: EXIT.ok, stdout, stderr: '' };
-  return { exitCode: EXIT.findings, stdout, stderr: failures.map((f) => `footprint-otel check: ${f}: exit ${EXIT.findings}\n`).join('') };
+  if (failures.length === 0) return { exitCode: EXIT.ok, stdout, stderr: said(wrote) };
+  return { exitCode: EXIT.findings, stdout, stderr: said([...wrote, ...failures.map((f) => `footprint-otel check: ${f}: exit ${EXIT.findings}`)]) };
 }
 
 /** Said once when no declarations were given and LLM requests were seen: which checks examined nothing, and the command that drafts declarations. */
@@ -174,6 +195,49 @@ function noDeclarationsNote(r: CheckReport, files: readonly string[]): string[] 
     `No declarations given: checks ran on what the trace itself shows (inferred), and ${plural(off.length, 'check')} found nothing ${off.length === 1 ? 'it' : 'they'} could examine (${off.join(', ')}); declarations arm them further: which tool arguments come from which tool results, result columns, claims.`,
     `\`${cmd}\` drafts them from this trace; review the draft, then pass it with --declarations declarations.yaml.`,
   ];
+}
+
+/**
+ * Said when requests' content was not captured and no log records were given: the content may be
+ * in a logs file the user left out (Jaeger, for one, keeps spans only).
+ */
+function contentNotCapturedNote(r: CheckReport): string[] {
+  if (r.logs > 0) return [];
+  const missing = r.traces.reduce((n, t) => n + Math.max(0, ...t.tallies.map((x) => x.unreachableReasons[CONTENT_NOT_CAPTURED] ?? 0)), 0);
+  if (missing === 0) return [];
+  return [
+    `Message content was not captured on these spans and no log records were given: if the instrumentation writes content as log records (the official OpenAI instrumentation does), give the logs file too (\`footprint-otel check traces.json logs.json\`; Jaeger keeps spans only, so the logs come from your log pipeline); if it records no content at all, turn content capture on (docs/stacks.md).`,
+  ];
+}
+
+/**
+ * Said when the argument checks were armed, requests were read, and none of them recorded a tool
+ * call: "nothing applicable" there means the instrumentation recorded no calls (OpenLLMetry's
+ * LangChain instrumentation writes text parts only), not that nothing was declared.
+ */
+function noToolCallsNote(r: CheckReport, spans: readonly SpanData[], declarations: Declarations | undefined): string[] {
+  const requests = r.traces.reduce((n, t) => n + t.llmRequests, 0);
+  const armed = Object.values(declarations?.tools ?? {}).some((t) => (t.argumentsFrom?.length ?? 0) > 0);
+  if (!armed || requests === 0) return [];
+  const choice = sumTallies(r.traces.flatMap((t) => t.tallies)).find((t) => t.check === 'unsupported-argument');
+  if (choice && (choice.checked > 0 || choice.unreachable > 0)) return [];
+  if (toolCallsRecorded(spans)) return [];
+  return [
+    `None of the ${plural(requests, 'LLM request')} read recorded a tool call (in its output or its input), so the checks on tool calls had nothing to check: if the agent did call tools, its instrumentation did not record the calls (OpenLLMetry's LangChain instrumentation, for one, records text only; docs/stacks.md).`,
+  ];
+}
+
+/** True when some LLM request span, read again, holds a tool call in its output or its input. */
+function toolCallsRecorded(spans: readonly SpanData[]): boolean {
+  const ctx = { limits: resolveLimits({}), diagnostics: new DiagnosticList(), tenantAttribute: 'service.name' };
+  for (const s of spans) {
+    if (!isAgentSpan(s)) continue;
+    for (const ev of readSpan(s, ctx)) {
+      if (ev.kind !== 'llm-request') continue;
+      if (ev.toolCalls.length > 0 || ev.input.some((m) => m.parts.some((p) => p.type === 'tool-call' || p.type === 'tool-result'))) return true;
+    }
+  }
+  return false;
 }
 
 /** A file name as a shell word (quoted when it holds anything but safe characters). */

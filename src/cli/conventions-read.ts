@@ -12,6 +12,7 @@ const MARKS: Record<ConventionId, string> = {
   'openllmetry-legacy': 'OpenLLMetry before 0.23 (llm.request.type, gen_ai.prompt.N.*)',
   openinference: 'OpenInference (openinference.span.kind LLM / TOOL / AGENT)',
   'vercel-ai': 'Vercel AI SDK 4–6 (ai.generateText, ai.streamText, ai.toolCall spans)',
+  'mcp-semconv': 'MCP tool calls (mcp.method.name tools/call)',
   'footprint-helpers': "footprint-otel's own helpers",
 };
 

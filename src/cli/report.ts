@@ -111,6 +111,8 @@ export function renderText(r: CheckReport, width: number = DEFAULT_WIDTH): strin
     const mine = r.findings.filter((x) => x.finding.span.traceId === t.traceId);
     out.push(`trace ${t.traceId}${t.turn ? ` · ${t.turn}` : ''}${t.conversationId ? ` · conversation ${t.conversationId}` : ''}`);
     if (t.disposition) out.push(`  checked: ${t.disposition}`);
+    // A trace holding only tool or turn spans (an MCP session's own trace, a tool run apart).
+    else if (t.llmRequests === 0) out.push(`  no LLM request in this trace; its tool calls were read${mine.length ? '' : ', and gave no finding'}.`);
     for (const { finding, event } of mine) {
       const j = findingJson(finding, event);
       out.push(`  ${finding.kind} @ ${finding.seam}${finding.advisory ? ' (advisory)' : ''} — ${finding.toolName ?? ''} ${j.predicate as string}${finding.toolCallId ? ` (call ${finding.toolCallId})` : ''} on span ${finding.span.spanId}`);

@@ -17,6 +17,7 @@ import {
 } from './keys-genai.js';
 import { OI_SPAN_KIND } from './keys-openinference.js';
 import { AI_OPERATION_ID, AI_SCOPE_NAME } from './keys-vercel-ai.js';
+import { MCP_METHOD_NAME } from './keys-mcp.js';
 
 /** Span attribute keys one of which every claimed span carries (unless its scope is below). */
 export const AGENT_SPAN_MARKING_KEYS: readonly string[] = [
@@ -31,6 +32,7 @@ export const AGENT_SPAN_MARKING_KEYS: readonly string[] = [
   `${LEGACY_FUNCTIONS_PREFIX}0.name`,
   OI_SPAN_KIND, // OpenInference
   AI_OPERATION_ID, // Vercel AI SDK 4-6
+  MCP_METHOD_NAME, // MCP semantic conventions (tools/call)
 ];
 
 /** Instrumentation scopes whose spans a reader may claim by span name alone (AI SDK writes `ai`). */

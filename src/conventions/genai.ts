@@ -49,6 +49,7 @@ import { hasLegacyKeys, readLegacyIndexed } from './openllmetry-legacy.js';
 import { readToolExecution } from './genai-tools.js';
 import { conversationIdOf } from './genai-conversation.js';
 import { mastraContentNote } from './mastra-export.js';
+import { openInferenceToolDefinitions } from './openinference.js';
 
 /** An inference span with no `gen_ai.operation.name`: OpenLLMetry before 0.23, or semconv v1.26 content events. */
 function isUnnamedInference(span: SpanData): boolean {
@@ -137,6 +138,9 @@ function readInference(span: SpanData, ctx: ReadContext): LlmRequest {
     toolDefinitions ??= legacy.toolDefinitions;
     if (inputFrom === 'openllmetry-legacy' || outputFrom === 'openllmetry-legacy') idsMatchedByOrder = true;
   }
+
+  // 5. OpenInference tool definitions a genainormalizer processor left beside the gen_ai.* keys it wrote.
+  if (toolDefinitions === undefined && input !== undefined) toolDefinitions = openInferenceToolDefinitions(span, ctx);
 
   // Mastra's own export: its content is there but holds no request window; said so, never read.
   const contentNote = mastraContentNote(span);

@@ -512,6 +512,33 @@ function toolDefinition(raw: AttrValue, span: SpanData, ctx: ReadContext, key: s
   return { name, ...(description ? { description } : {}), ...(schema !== undefined ? { inputSchema: schema } : {}) };
 }
 
+/**
+ * The `llm.tools.{k}.tool.json_schema` definitions of a span that is not read as OpenInference:
+ * the genainormalizer processor maps an LLM span's messages to gen_ai.* but leaves these as they
+ * were (it has no mapping for them), so the GenAI reader takes them from here. Bounded like readLlm.
+ */
+export function openInferenceToolDefinitions(span: SpanData, ctx: ReadContext): ToolDefinition[] | undefined {
+  const bound = ctx.limits.maxMessagesPerRequest;
+  const tools: AttrValue[] = [];
+  let seen = false;
+  for (const key in span.attributes) {
+    if (!key.startsWith(LLM_TOOLS_PREFIX)) continue;
+    const at = indexAt(key, LLM_TOOLS_PREFIX.length);
+    if (!at || key.slice(at[1]) !== TOOL_JSON_SCHEMA || at[0] >= bound) continue;
+    seen = true;
+    tools[at[0]] = span.attributes[key]!;
+  }
+  if (!seen) return undefined;
+  const out: ToolDefinition[] = [];
+  for (let k = 0; k < tools.length; k++) {
+    const raw = tools[k];
+    if (raw === undefined) continue;
+    const d = toolDefinition(raw, span, ctx, `${LLM_TOOLS_PREFIX}${k}.${TOOL_JSON_SCHEMA}`);
+    if (d) out.push(d);
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Span readers
 

@@ -10,11 +10,15 @@ import type { Convention, WindowMemo } from './types.js';
 import { openInference } from './openinference.js';
 import { vercelAi } from './vercel-ai.js';
 import { genAi } from './genai.js';
+import { mcp } from './mcp.js';
 import { tenantOfResource } from '../model/tenant.js';
 import { marksAgentSpan } from './agent-span-keys.js';
 
-/** Most specific first: OpenInference and AI SDK 4–6 spans may also carry a few gen_ai.* keys. */
-export const CONVENTIONS: readonly Convention[] = [openInference, vercelAi, genAi];
+/**
+ * Most specific first: OpenInference and AI SDK 4–6 spans may also carry a few gen_ai.* keys, and an
+ * MCP tools/call span may also say `gen_ai.operation.name` execute_tool.
+ */
+export const CONVENTIONS: readonly Convention[] = [openInference, vercelAi, mcp, genAi];
 
 export interface ReadSpanOptions {
   limits: Limits;

@@ -111,3 +111,34 @@ export const ATTR_ANALYSIS_SKIPPED = 'footprint.analysis.skipped';
 export const ANALYSIS_SKIPPED_QUEUE_FULL = 'not analysed: analysis queue full';
 export const ANALYSIS_SKIPPED_WORKER_FAILED = 'not analysed: analysis worker failed';
 export const ANALYSIS_SKIPPED_TIMED_OUT = 'not analysed: analysis timed out at flush';
+
+// ---- GenAI semantic conventions: the evaluation result (issue 30) ----
+// `gen_ai.evaluation.result` (semconv-genai, Development): one per finding on the span it
+// evaluates, and (evaluationEvents `all`) one per check per turn that ran clean or could not run,
+// on the turn's span. Written as span events, and by `serve` also as log records with explicit
+// trace and span ids. The `footprint.*` events above stay the detailed form.
+export const EVENT_EVALUATION_RESULT = 'gen_ai.evaluation.result';
+/** Required: `footprint.<check>` (EVALUATION_NAME_PREFIX + the registered check's id). */
+export const ATTR_EVALUATION_NAME = 'gen_ai.evaluation.name';
+/** Low-cardinality label: one of the EVALUATION_LABEL_* values below. */
+export const ATTR_EVALUATION_SCORE_LABEL = 'gen_ai.evaluation.score.label';
+/** Free-form explanation: the finding's sentence (redacted and bounded like its event's message). */
+export const ATTR_EVALUATION_EXPLANATION = 'gen_ai.evaluation.explanation';
+/** The evaluated completion's id, copied from the evaluated span when it carries one. */
+export const ATTR_GEN_AI_RESPONSE_ID = 'gen_ai.response.id';
+/** Why a check could not run (with label `not_run`): one of the EVALUATION_ERROR_* values. */
+export const ATTR_ERROR_TYPE = 'error.type';
+/** The log record's event name attribute, for backends that read the older form. */
+export const ATTR_EVENT_NAME = 'event.name';
+export const EVALUATION_NAME_PREFIX = 'footprint.';
+export const EVALUATION_LABEL_FAIL = 'fail';
+export const EVALUATION_LABEL_ADVISORY = 'advisory';
+export const EVALUATION_LABEL_PASS = 'pass';
+export const EVALUATION_LABEL_NOT_RUN = 'not_run';
+/** error.type of a `not_run`: the unreachable reason's code; `_OTHER` (the convention's fallback) for any other reason. */
+export const EVALUATION_ERROR_CONTENT_NOT_CAPTURED = 'content_not_captured';
+export const EVALUATION_ERROR_RESULT_NOT_CAPTURED = 'result_not_captured';
+export const EVALUATION_ERROR_NO_LLM_SPANS = 'no_llm_spans';
+export const EVALUATION_ERROR_TOOL_DEFINITIONS_NOT_RECORDED = 'tool_definitions_not_recorded';
+export const EVALUATION_ERROR_STATE_INCOMPLETE = 'state_incomplete';
+export const EVALUATION_ERROR_OTHER = '_OTHER';

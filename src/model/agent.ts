@@ -10,6 +10,7 @@ export type ConventionId =
   | 'openllmetry-legacy'
   | 'openinference'
   | 'vercel-ai'
+  | 'mcp-semconv'
   | 'footprint-helpers';
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool';

@@ -336,6 +336,34 @@ export function decodeOtlpJsonText(text: string, where: string, into?: DecodedDo
   return out;
 }
 
+function parsesAlone(line: string): boolean {
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * "LINE:COLUMN: not JSON (…)" for a document JSON.parse refused, from the position in its message;
+ * a document that simply stops (a truncated file) is said so, at its last line.
+ */
+export function wholeDocumentError(text: string, message: string): string {
+  const lineCol = (offset: number) => {
+    const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
+    const line = before.split('\n').length;
+    return `${line}:${offset - before.lastIndexOf('\n')}`;
+  };
+  // JSON.parse ran on the trimmed text: its positions are offsets past the leading whitespace.
+  const lead = text.length - text.trimStart().length;
+  const at = /position (\d+)/.exec(message);
+  if (/Unexpected end of JSON input/.test(message) || (at && Number(at[1]) + lead >= text.trimEnd().length)) {
+    return `${lineCol(text.trimEnd().length)}: not JSON: the file ends before the document does (truncated?)`;
+  }
+  return at ? `${lineCol(Number(at[1]) + lead)}: not JSON (${message})` : `1: not JSON (${message})`;
+}
+
 /** The JSON documents of a file's text: one document, or JSON lines; unreadable lines become diagnostics. */
 export function parseJsonDocuments(text: string, where: string, diagnostics: Diagnostic[]): { doc: unknown; where: string }[] {
   const trimmed = text.trim();
@@ -346,8 +374,15 @@ export function parseJsonDocuments(text: string, where: string, diagnostics: Dia
   const docs: { doc: unknown; where: string }[] = [];
   try {
     docs.push({ doc: JSON.parse(trimmed), where });
-  } catch {
+  } catch (whole) {
     const lines = trimmed.split(/\r?\n/);
+    // One document that does not parse (the first line alone is not JSON either): say where in the
+    // file it broke, not "line 1" of a JSON-lines reading it never was.
+    const first = lines.find((l) => l.trim() !== '') ?? '';
+    if (lines.length === 1 || !parsesAlone(first)) {
+      diagnostics.push({ level: 'error', code: 'otlp.json-invalid', message: `${where}:${wholeDocumentError(text, (whole as Error).message)}` });
+      return docs;
+    }
     lines.forEach((line, i) => {
       if (line.trim() === '') return;
       try {

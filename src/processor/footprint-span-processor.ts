@@ -15,6 +15,7 @@ import type { Declarations } from '../declarations/types.js';
 import { loadDeclarationsFile } from '../declarations/load.js';
 import { resolveLimits, type Limits } from '../limits.js';
 import { ATTR_ANALYSIS_SKIPPED } from '../findings/names.js';
+import { DEFAULT_EVALUATION_EVENTS, EVALUATION_EVENTS_VALUES, type EvaluationEvents } from '../findings/evaluation.js';
 import type { Diagnostic } from '../model/diagnostics.js';
 import { armedChecks, armedLine } from '../declarations/armed.js';
 import type { LogData, SpanData } from '../model/telemetry.js';
@@ -72,6 +73,11 @@ export interface FootprintSpanProcessorOptions {
   tenantAttribute?: string;
   /** false: forward only, run no check. Default true. */
   checks?: boolean;
+  /**
+   * Standard `gen_ai.evaluation.result` span events: `off`, `findings` (default: one per finding, on
+   * its span) or `all` (also one `pass` / `not_run` per check per turn, on the turn's span).
+   */
+  evaluationEvents?: EvaluationEvents;
   /** Log records waiting for their span (shared with FootprintLogRecordProcessor; `footprint()` wires it). */
   pendingLogs?: PendingLogs;
   /** A core to use instead of a new FootprintCore (shared deployments, tests). Runs in-thread only. */
@@ -111,6 +117,13 @@ export interface SpanProcessorStats {
   analysis: 'in-thread' | 'worker';
   /** Worker mode: what is held and what went on unanalysed. */
   worker?: WorkerAnalysisStats;
+}
+
+/** A value that is not one of off, findings, all: the default, with a diag warning (never a throw). */
+function validEvaluationEvents(v: EvaluationEvents): EvaluationEvents {
+  if ((EVALUATION_EVENTS_VALUES as readonly string[]).includes(v)) return v;
+  diag.warn(`footprint-otel: evaluationEvents "${String(v)}" is not one of ${EVALUATION_EVENTS_VALUES.join(', ')}; using "${DEFAULT_EVALUATION_EVENTS}"`);
+  return DEFAULT_EVALUATION_EVENTS;
 }
 
 function resolveDeclarations(d: Declarations | string | undefined): Declarations | undefined {
@@ -177,6 +190,7 @@ export class FootprintSpanProcessor implements SpanProcessor {
       redaction: options.redaction ?? 'quote',
       tenantAttribute: options.tenantAttribute ?? 'service.name',
       checks: options.checks ?? true,
+      ...(options.evaluationEvents !== undefined ? { evaluationEvents: validEvaluationEvents(options.evaluationEvents) } : {}),
       // The SDK ends each span once: nothing here is ever handed to the core twice.
       rememberSpans: false,
     };

@@ -7,7 +7,7 @@ import { spanKey, type LogData, type SpanData } from '../model/telemetry.js';
 import { tenantOfResource } from '../model/tenant.js';
 import { DiagnosticList } from '../model/diagnostics.js';
 import type { CheckTally, Finding } from '../model/finding.js';
-import type { ModelEvent, SpanToolDeclaration, ToolDefinition } from '../model/agent.js';
+import type { ModelEvent, SpanToolDeclaration, ToolDefinition, ToolExecution } from '../model/agent.js';
 import { armedChecks } from '../declarations/armed.js';
 import { effectiveDeclaration, sourcesFromSchema, type EffectiveDeclaration, type ToolEvidence } from '../declarations/inferred.js';
 import { mergeToolDeclaration } from '../declarations/load.js';
@@ -19,8 +19,11 @@ import { checkExecution, checkRequest, unreachableAll, type SeamContext } from '
 import { dispositionRows } from '../findings/disposition.js';
 import { DispositionCache } from './disposition-cache.js';
 import { BoundedMap } from './bounded-map.js';
-import { ConversationStore, conversationKey } from './conversations.js';
+import { ConversationStore, conversationKey, type ConversationState } from './conversations.js';
 import { findingIdentity, findingToEvent, fitBytes } from '../findings/events.js';
+import { findingEvaluation, turnEvaluations } from '../findings/evaluation.js';
+import { evaluationErrorType } from './evaluation-errors.js';
+import { GEN_AI_RESPONSE_ID } from '../conventions/keys-genai.js';
 import { redactValue } from '../findings/quote.js';
 import {
   ATTR_DISPOSITION_INFERRED,
@@ -30,6 +33,7 @@ import {
   ATTR_FINDINGS_COUNT,
   ATTR_TOOL_CALL_ID,
   ATTR_TOOL_NAME,
+  EVENT_EVALUATION_RESULT,
   EVENT_EXTERNAL_GROUND_USED,
   EVENT_FINDING,
 } from '../findings/names.js';
@@ -41,9 +45,10 @@ import { rebuildMastraWindows } from '../conventions/mastra-1x.js';
 
 import { conversationStateAccess, type ConversationStateAccess } from './state-access.js';
 import { retainedBytes } from './retained-bytes.js';
+import { isParentOfMcpCall, joinMcpCall, type McpCallSeen } from './mcp-join.js';
 import { TRACE_RECORD_BYTES, TraceRecord, addTally, countWritten, negated, noteFinding, talliesOfRecord, traceRecordPartsBytes } from './trace-record.js';
 
-export type { Redaction, FootprintOptions, SpanAnnotation, ProcessInput, ProcessResult, CoreStats, ResolvedOptions } from './options.js';
+export type { Redaction, FootprintOptions, SpanAnnotation, ProcessInput, ProcessResult, CoreStats, ResolvedOptions, EvaluationEvents } from './options.js';
 export { resolveOptions } from './options.js';
 
 export interface TraceInfo {
@@ -85,6 +90,14 @@ export class FootprintCore {
   private readonly provisionalTallies: BoundedMap<CheckTally[]>;
   /** Span keys re-read in the current call because their content came late. */
   private lateInCall: ReadonlySet<string> = new Set();
+  /** The current call's spans: span key -> parent span id (for MCP calls' parent/child join). */
+  private parentsInCall: ReadonlyMap<string, string | undefined> = new Map();
+  /** The current call's tool executions not read from MCP spans, by span key. */
+  private toolSpansInCall: ReadonlyMap<string, string> = new Map();
+  /** The current call's diagnostics (set by processPart). */
+  private callDiagnostics: DiagnosticList | undefined;
+  /** trace id -> the MCP tools/call spans read in it (mcp-join.ts), so their parent tool span is not read again. */
+  private readonly mcpCalls: BoundedMap<McpCallSeen[]>;
   /**
    * tenant + span key -> what the core added to it. A span seen again (an exporter's retry after a
    * failed downstream export) gets the same additions and is not analysed twice: re-reading it
@@ -127,6 +140,7 @@ export class FootprintCore {
     this.toolEvidence = new BoundedMap({ maxEntries: 10_000, idleMs: limits.conversationIdleMs, now });
     this.processedSpans = new BoundedMap({ maxEntries: limits.maxRememberedSpans, idleMs: limits.conversationIdleMs, now, onEvict: (k, v) => (this.cacheBytes -= rememberedBytes(k, v)) });
     this.windows = new WindowMemos(limits.conversationIdleMs, now);
+    this.mcpCalls = new BoundedMap({ maxEntries: limits.maxConversations, idleMs: limits.conversationIdleMs, now, onEvict: (_k, v) => (this.cacheBytes -= v.length * MCP_CALL_BYTES) });
   }
 
   /** The conversations, for a shared state store (src/state/): keys of a batch, read, hydrate. */
@@ -232,6 +246,7 @@ export class FootprintCore {
     this.toolEvidence.clear();
     this.processedSpans.clear();
     this.windows.clear();
+    this.mcpCalls.clear();
     this.seenTools.clear();
   }
 
@@ -265,6 +280,7 @@ export class FootprintCore {
   private processPart(input: ProcessInput, result: ProcessResult, diagnostics: DiagnosticList): void {
     const { limits, tenantAttribute } = this.config;
     this.lateInCall = new Set();
+    this.callDiagnostics = diagnostics;
     const inBatch = new Map<string, SpanData>();
     const fresh: SpanData[] = [];
     for (const s of input.spans) {
@@ -363,6 +379,13 @@ export class FootprintCore {
       result.foreignLogs = [...(result.foreignLogs ?? []), ...foreign];
       diagnostics.report({ level: 'warn', code: 'logs.span-of-another-tenant', message: `${foreign.length} log record(s) name a span of another tenant (resource attribute ${tenantAttribute}); they are not joined to it` });
     }
+    if (events.some((ev) => ev.kind === 'tool-execution' && ev.convention === 'mcp-semconv')) {
+      this.parentsInCall = new Map([...fresh, ...lateSpans].map((s) => [spanKey(s), s.parentSpanId]));
+      this.toolSpansInCall = new Map(events.flatMap((ev) => (ev.kind === 'tool-execution' && ev.convention !== 'mcp-semconv' ? [[spanKey(ev.span), ev.toolName] as const] : [])));
+    } else {
+      this.parentsInCall = new Map();
+      this.toolSpansInCall = new Map();
+    }
 
     // 3. Conversation ids: from the event itself, else from any span of its trace.
     for (const ev of events) {
@@ -409,12 +432,19 @@ export class FootprintCore {
       const key = spanKey(f.span);
       const subject = inBatch.get(key);
       const ann = annotationFor(result, key);
-      if (ann.events.length >= limits.maxFindingsPerSpan) {
+      // The bound counts footprint's own events; the evaluation events mirroring them are extra.
+      if (ann.events.filter((e) => e.name !== EVENT_EVALUATION_RESULT).length >= limits.maxFindingsPerSpan) {
         diagnostics.report({ level: 'warn', code: 'findings.over-bound', message: `more than ${limits.maxFindingsPerSpan} findings on one span; the rest are counted, not written`, traceId: f.span.traceId, spanId: f.span.spanId });
         continue;
       }
       const time = subject?.endTimeUnixNano ?? (lateKeys.has(key) ? this.lateSpanEnd(lateSpans, key) : 0n);
-      ann.events.push(findingToEvent(f, time, o));
+      const event = findingToEvent(f, time, o);
+      ann.events.push(event);
+      if (this.config.evaluationEvents !== 'off') {
+        const evaluated = subject ?? lateSpans.find((s) => spanKey(s) === key);
+        const responseId = evaluated?.attributes[GEN_AI_RESPONSE_ID];
+        ann.events.push(findingEvaluation(f, event, checkOfKind(f.kind), typeof responseId === 'string' && responseId !== '' ? fitBytes(responseId, limits.maxWrittenAttributeBytes) : undefined));
+      }
       ann.attributes[ATTR_FINDINGS_COUNT] = ann.events.filter((e) => e.name === EVENT_FINDING).length;
       result.findings.push(f);
       this.findingsByKind[f.kind] = (this.findingsByKind[f.kind] ?? 0) + 1;
@@ -490,7 +520,9 @@ export class FootprintCore {
       const ev = this.dispositions.event(rows, llmRequests, target.time, limits.maxWrittenAttributeBytes, ledger);
       // How the checks were armed: those inference armed beyond the declarations are named.
       if (this.inferredChecks !== '') ev.attributes[ATTR_DISPOSITION_INFERRED] = this.inferredChecks;
-      annotationFor(result, target.key).events.push(ev);
+      const ann = annotationFor(result, target.key);
+      ann.events.push(ev);
+      if (this.config.evaluationEvents === 'all') ann.events.push(...turnEvaluations(rows, target.time, evaluationErrorType, limits.maxWrittenAttributeBytes));
     }
   }
 
@@ -578,6 +610,7 @@ export class FootprintCore {
       }
     }
     const state = this.conversations.get(conversationKey(ev.tenant, ev.conversationId, ev.span.traceId));
+    if (ev.kind === 'tool-execution' && !this.admitToolExecution(ev, state)) return [];
     const outcome = ev.kind === 'llm-request' ? checkRequest(this.seamContext(), state, ev) : checkExecution(this.seamContext(), state, ev);
     if (ev.kind === 'llm-request') this.conversations.recordRequestId(state, spanKey(ev.span));
     this.addTallies(ev.span.traceId, outcome.tallies);
@@ -610,6 +643,40 @@ export class FootprintCore {
     return outcome.findings;
   }
 
+  /**
+   * MCP tool calls (mcp-join.ts): false for a tool span that describes a call already read from
+   * its parent or child span (one of the two is read); an MCP call without a call id is given the
+   * model's call it answers, by tool name.
+   */
+  private admitToolExecution(ev: ToolExecution, state: ConversationState): boolean {
+    const traceId = ev.span.traceId;
+    if (ev.convention !== 'mcp-semconv') {
+      if (!isParentOfMcpCall(ev, this.mcpCalls.peek(traceId))) return true;
+      this.sameCall(ev, 'its MCP tools/call child span was read already');
+      return false;
+    }
+    const parentSpanId = this.parentsInCall.get(spanKey(ev.span));
+    if (parentSpanId !== undefined && this.toolSpansInCall.get(spanKey({ traceId, spanId: parentSpanId })) === ev.toolName) {
+      this.sameCall(ev, 'its parent tool span, read in the same batch, is the same call');
+      return false;
+    }
+    const seen = this.mcpCalls.get(traceId) ?? [];
+    if (seen.length < MAX_MCP_CALLS_PER_TRACE) {
+      seen.push({ spanId: ev.span.spanId, ...(parentSpanId !== undefined ? { parentSpanId } : {}), toolName: ev.toolName });
+      this.mcpCalls.set(traceId, seen);
+      this.cacheBytes += MCP_CALL_BYTES;
+    }
+    if (ev.callId === undefined) {
+      const joined = joinMcpCall(state, ev);
+      if (joined !== undefined) ev.callId = joined;
+    }
+    return true;
+  }
+
+  private sameCall(ev: ToolExecution, why: string): void {
+    this.callDiagnostics?.report({ level: 'info', code: 'mcp.same-call', message: `tool span for ${ev.toolName} not read: ${why}`, traceId: ev.span.traceId, spanId: ev.span.spanId });
+  }
+
   /** Adds tallies to the trace's (trace-record.ts keeps them packed). */
   private addTallies(traceId: string, tallies: readonly CheckTally[]): void {
     if (tallies.length === 0) return;
@@ -636,6 +703,9 @@ export class FootprintCore {
 
 /** Diagnostics the seams' checks add to one batch's result (a bad tool schema is reported once while cached). */
 const MAX_SEAM_DIAGNOSTICS = 1000;
+/** Estimated bytes of one remembered MCP call (ids, tool name, slot), and the most kept per trace. */
+const MCP_CALL_BYTES = 160;
+const MAX_MCP_CALLS_PER_TRACE = 256;
 /** Distinct tool names remembered for the "declared but never seen" warning. */
 const MAX_SEEN_TOOLS = 4096;
 

@@ -6,8 +6,10 @@ import type { Diagnostic } from '../model/diagnostics.js';
 import type { Finding, Redaction } from '../model/finding.js';
 import { NO_DECLARATIONS, type Declarations } from '../declarations/types.js';
 import { resolveLimits, type Limits } from '../limits.js';
+import { DEFAULT_EVALUATION_EVENTS, EVALUATION_EVENTS_VALUES, type EvaluationEvents } from '../findings/evaluation.js';
 
 export type { Redaction } from '../model/finding.js';
+export type { EvaluationEvents } from '../findings/evaluation.js';
 
 export interface FootprintOptions {
   /** Tool declarations (validated). Default: none, so no check is armed. */
@@ -33,6 +35,12 @@ export interface FootprintOptions {
    * LoggerProvider may have another resource than its TracerProvider; an exported file).
    */
   logJoin?: 'own-tenant' | 'any-tenant';
+  /**
+   * Standard `gen_ai.evaluation.result` span events beside the footprint.* ones: `off`; `findings`
+   * (default) one per finding, on its span; `all` also, per turn, one `pass` or `not_run` per check
+   * on the turn's span.
+   */
+  evaluationEvents?: EvaluationEvents;
 }
 
 /** What to add to one span: events and span attributes. */
@@ -81,10 +89,11 @@ export interface ResolvedOptions {
   checks: boolean;
   rememberSpans: boolean;
   logJoin: 'own-tenant' | 'any-tenant';
+  evaluationEvents: EvaluationEvents;
   now: () => number;
 }
 
-/** Applies the defaults: no declarations, DEFAULT_LIMITS, `quote`, `service.name`, checks on. */
+/** Applies the defaults: no declarations, DEFAULT_LIMITS, `quote`, `service.name`, checks on, evaluation events for findings. */
 export function resolveOptions(o: FootprintOptions & { now?: () => number }): ResolvedOptions {
   return {
     declarations: o.declarations ?? NO_DECLARATIONS,
@@ -94,6 +103,7 @@ export function resolveOptions(o: FootprintOptions & { now?: () => number }): Re
     checks: o.checks !== false,
     rememberSpans: o.rememberSpans !== false,
     logJoin: o.logJoin === 'own-tenant' ? 'own-tenant' : 'any-tenant',
+    evaluationEvents: EVALUATION_EVENTS_VALUES.includes(o.evaluationEvents as EvaluationEvents) ? (o.evaluationEvents as EvaluationEvents) : DEFAULT_EVALUATION_EVENTS,
     now: o.now ?? Date.now,
   };
 }

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { DEFAULT_LIMITS } from '../limits.js';
 import { nearest } from '../declarations/nearest.js';
 import type { Redaction } from '../runs/footprint.js';
+import { DEFAULT_EVALUATION_EVENTS, EVALUATION_EVENTS_VALUES, type EvaluationEvents } from '../findings/evaluation.js';
 import * as N from './names.js';
 import { authRequired, type AuthConfig } from './auth.js';
 
@@ -75,7 +76,12 @@ export interface ServiceConfig {
   redaction: Redaction;
   tenantAttribute: string;
   checks: boolean;
-  /** Emit a gen_ai.evaluation.result log record per finding on the logs pipeline. */
+  /**
+   * gen_ai.evaluation.result span events: `off`, `findings` (default: one per finding) or `all`
+   * (also a `pass` / `not_run` per check per turn). FOOTPRINT_EVALUATION_EVENTS or `evaluationEvents`.
+   */
+  evaluationEvents: EvaluationEvents;
+  /** Also send each of those evaluation events as a log record on the logs pipeline (default true). */
   evaluations: boolean;
   limits: ServiceLimits;
   embedded: { runs: number; print: boolean };
@@ -123,6 +129,7 @@ export function defaultServiceConfig(): ServiceConfig {
     redaction: 'quote',
     tenantAttribute: 'service.name',
     checks: true,
+    evaluationEvents: DEFAULT_EVALUATION_EVENTS,
     evaluations: true,
     limits: { ...DEFAULT_SERVICE_LIMITS },
     embedded: { runs: 100, print: true },
@@ -192,6 +199,7 @@ export const ConfigFileSchema = z.strictObject({
   redaction: z.enum(['quote', 'hash', 'omit']).optional(),
   tenantAttribute: z.string().min(1).optional(),
   checks: z.boolean().optional(),
+  evaluationEvents: z.enum(['off', 'findings', 'all']).optional(),
   evaluations: z.boolean().optional(),
   limits: LimitsFile.optional(),
   embedded: z.strictObject({ runs: posInt.optional(), print: z.boolean().optional() }).optional(),
@@ -402,6 +410,11 @@ export function loadServiceConfig(sources: ConfigSources = {}): ConfigResult {
   }
   if (f.tenantAttribute) c.tenantAttribute = f.tenantAttribute;
   if (f.checks !== undefined) c.checks = f.checks;
+  const evaluationEvents = env[N.ENV_EVALUATION_EVENTS] ?? f.evaluationEvents;
+  if (evaluationEvents !== undefined) {
+    if ((EVALUATION_EVENTS_VALUES as readonly string[]).includes(evaluationEvents)) c.evaluationEvents = evaluationEvents as EvaluationEvents;
+    else errors.push(`${N.ENV_EVALUATION_EVENTS}: "${evaluationEvents.slice(0, 40)}" must be off, findings or all`);
+  }
   if (f.evaluations !== undefined) c.evaluations = f.evaluations;
   c.limits = { ...c.limits, ...stripUndefined(f.limits ?? {}) };
   if (f.embedded?.runs) c.embedded.runs = f.embedded.runs;

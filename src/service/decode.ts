@@ -1,7 +1,8 @@
 // Turns a request body (protobuf or OTLP/JSON bytes, already inflated) into a pipeline batch,
 // reusing src/otlp/proto.ts and src/otlp/json.ts. Undecodable bodies, and trace bodies with no
 // usable span at all, become `{ok: false, error}` (answered 400: final); unusable spans or
-// records are counted as rejected (partialSuccess), never thrown. What decoding normalised
+// records are counted as rejected (partialSuccess), never thrown. A JSON body of another trace
+// file shape (Jaeger's, Tempo's) is refused naming it. What decoding normalised
 // (values nested past MAX_VALUE_NESTING cut, lone surrogates replaced) is counted and said.
 // Each batch carries its decoded cost (admission.ts). decodeTraceBodyAsync reads protobuf the same
 // way, giving the event loop a turn while it reads (a large request no longer holds the thread).
@@ -12,11 +13,18 @@ import { decodeLogsRequestProto, decodeTraceRequestProto, tracesOfMessage, type 
 import { readTraceLayout } from '../otlp/trace-layout.js';
 import { readTracesLight, readTracesLightAsync } from '../otlp/scan-read.js';
 import { decodedCost } from './admission.js';
+import { shapesOf, type TraceFileShape } from '../otlp/trace-file.js';
 import { mayHoldSurrogateEscapes, newTally, scrubSurrogates, type DecodeTally } from '../otlp/decode-tally.js';
 import type { LogsBatch, TraceBatch } from './pipeline.js';
 import type { Transport } from './metrics.js';
 
 export type Encoding = 'protobuf' | 'json';
+
+const SHAPE_NAMES: Record<Exclude<TraceFileShape, 'otlp'>, string> = {
+  jaeger: "Jaeger's JSON (UI Download JSON or /api/traces)",
+  'jaeger-v2': "Jaeger v2's API answer ({result: {resourceSpans}})",
+  tempo: "Tempo's API answer (batches)",
+};
 
 const REJECTING_CODES = new Set(['otlp.span-invalid', 'otlp.span-id-invalid', 'otlp.log-invalid', 'otlp.spans-not-array']);
 
@@ -63,6 +71,10 @@ function traceBodyOf(body: Uint8Array, encoding: Encoding, transport: Transport,
     const j = parseJson(body, tally);
     if (!j.ok) return j;
     if (j.value.resourceSpans !== undefined && !Array.isArray(j.value.resourceSpans)) return { ok: false, error: '"resourceSpans" must be an array' };
+    // A trace file of another shape (Jaeger's or Tempo's JSON) posted here holds no resourceSpans:
+    // refused, saying what it is and where it is read, never acknowledged as an empty request.
+    const other = j.value.resourceSpans === undefined ? shapesOf(j.value).filter((x) => x !== 'otlp') : [];
+    if (other.length > 0) return { ok: false, error: `the body is ${SHAPE_NAMES[other[0]!]}, not an OTLP ExportTraceServiceRequest (no resourceSpans): send OTLP here, or read the file with \`footprint-otel check FILE\`` };
     const out: DecodedDocument = { spans: [], logs: [], diagnostics: [], documents: [], tally };
     decodeTraceRequest(j.value, out, 'request');
     const rejected = out.diagnostics.filter((dg) => REJECTING_CODES.has(dg.code)).length;

@@ -155,6 +155,7 @@ class FootprintService implements ServiceComponent {
       redaction: config.redaction,
       tenantAttribute: config.tenantAttribute,
       checks: config.checks,
+      evaluationEvents: config.evaluationEvents,
       // One tenant's log records never join another's spans (issue 31).
       logJoin: 'own-tenant' as const,
     };

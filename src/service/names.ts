@@ -1,5 +1,5 @@
-// Names only the service uses: HTTP paths, environment variables, Prometheus metric names and the
-// gen_ai.evaluation.result log record's keys. Wire-contract names (span events and attributes)
+// Names only the service uses: HTTP paths, environment variables and Prometheus metric names (the
+// gen_ai.evaluation.result record's keys are the span event's, in src/findings/names.ts). Wire-contract names (span events and attributes)
 // live in src/findings/names.ts, never here. Must never hold logic: constants only.
 
 export const PATH_TRACES = '/v1/traces';
@@ -19,6 +19,8 @@ export const ENV_LISTEN = 'FOOTPRINT_LISTEN';
 export const ENV_GRPC_LISTEN = 'FOOTPRINT_GRPC_LISTEN';
 export const ENV_DECLARATIONS = 'FOOTPRINT_DECLARATIONS';
 export const ENV_REDACTION = 'FOOTPRINT_REDACTION';
+/** off | findings | all: which gen_ai.evaluation.result events are written (config key evaluationEvents). */
+export const ENV_EVALUATION_EVENTS = 'FOOTPRINT_EVALUATION_EVENTS';
 
 export const OTEL_ENDPOINT = 'OTEL_EXPORTER_OTLP_ENDPOINT';
 export const OTEL_TRACES_ENDPOINT = 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT';
@@ -54,11 +56,6 @@ export const M_QUEUE = 'footprint_batches_in_flight';
 export const M_REQUEST_SECONDS = 'footprint_request_duration_seconds';
 export const M_VALUES_NORMALISED = 'footprint_values_normalised_total';
 
-/** GenAI semantic conventions: the evaluation result event, one log record per finding. */
-export const EVAL_EVENT_NAME = 'gen_ai.evaluation.result';
-export const EVAL_ATTR_NAME = 'gen_ai.evaluation.name';
-export const EVAL_ATTR_SCORE_LABEL = 'gen_ai.evaluation.score.label';
-export const EVAL_ATTR_EXPLANATION = 'gen_ai.evaluation.explanation';
 
 /** "Explain this answer": the JSON and the page of one trace (the trace id follows), and the public base URL. */
 export const PATH_EXPLAIN_API = '/api/explain/';

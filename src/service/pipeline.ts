@@ -12,15 +12,13 @@
 
 import { performance } from 'node:perf_hooks';
 import type { Diagnostic } from '../model/diagnostics.js';
-import type { Finding } from '../model/finding.js';
-import type { Attributes, LogData, SpanData } from '../model/telemetry.js';
+import type { LogData, SpanData } from '../model/telemetry.js';
 import { spanKey } from '../model/telemetry.js';
 import type { CoreStats, ProcessInput, ProcessResult } from '../runs/footprint.js';
 import type { DecodedTraceSpan, PartialSuccess } from '../otlp/proto.js';
 import { encodeLogsRequestProto } from '../otlp/proto.js';
-import { findingId, findingToEvent, fitBytes } from '../findings/events.js';
-import { ATTR_FINDING_ID, ATTR_FINDING_MESSAGE, SCOPE_NAME } from '../findings/names.js';
-import { DEFAULT_LIMITS } from '../limits.js';
+import { fitBytes } from '../findings/events.js';
+import { evaluationRecords } from './evaluation-records.js';
 import { tallyMessage, type DecodeTally } from '../otlp/decode-tally.js';
 import type { TraceLayout } from '../otlp/trace-layout.js';
 import type { Pieces } from '../otlp/forward-bytes.js';
@@ -503,7 +501,7 @@ export class Pipeline {
       const view = d.store.add(f, f.tenant ?? tenantOf.get(spanKey(f.span)));
       if (!d.downstream && d.config.embedded.print) d.stdout(findingLine(view));
     }
-    const evaluations = d.config.evaluations && d.downstream?.hasLogs ? result.findings.map((f) => this.evaluationRecord(f, spans)) : [];
+    const evaluations = d.config.evaluations && d.downstream?.hasLogs ? evaluationRecords(result, spans, BigInt(this.now()) * 1_000_000n) : [];
     const layout = batch.signal === 'traces' ? batch.layout : undefined;
     const json = d.config.downstream?.protocol === 'http/json';
     // Unless the original bytes go on, a span read lightly is read whole for the encoder.
@@ -557,32 +555,6 @@ export class Pipeline {
     } finally {
       done();
     }
-  }
-
-  /** The GenAI conventions' gen_ai.evaluation.result event for one finding, parented to its span. */
-  private evaluationRecord(f: Finding, spans: readonly DecodedTraceSpan[]): LogData {
-    const subject = spans.find((s) => s.span.spanId === f.span.spanId && s.span.traceId === f.span.traceId)?.span;
-    const resource: Attributes = subject?.resource ?? { 'service.name': SCOPE_NAME };
-    const maxBytes = 2000;
-    // The explanation is the span event's own (redacted) message: one redaction for both signals.
-    const event = findingToEvent(f, 0n, { redaction: this.d.config.redaction, quotedValueChars: DEFAULT_LIMITS.quotedValueChars, maxAttributeBytes: maxBytes });
-    return {
-      traceId: f.span.traceId,
-      spanId: f.span.spanId,
-      eventName: N.EVAL_EVENT_NAME,
-      timeUnixNano: BigInt(this.now()) * 1_000_000n,
-      severityNumber: 9,
-      body: undefined,
-      attributes: {
-        [N.EVAL_ATTR_NAME]: fitBytes(f.kind, maxBytes),
-        [N.EVAL_ATTR_SCORE_LABEL]: 'fail',
-        [N.EVAL_ATTR_EXPLANATION]: String(event.attributes[ATTR_FINDING_MESSAGE] ?? ''),
-        [ATTR_FINDING_ID]: findingId(f),
-        'event.name': N.EVAL_EVENT_NAME,
-      },
-      resource,
-      scope: { name: SCOPE_NAME },
-    };
   }
 
   private remember(key: string, p: Prepared): void {

@@ -30,7 +30,7 @@ export function startSummary(config: ServiceConfig, declarations: Declarations |
   }
   const ds = config.downstream;
   if (ds) {
-    lines.push(`  findings: span events on the spans exported to ${ds.tracesUrl} (${ds.protocol})${ds.logsUrl ? `; log records forwarded to ${ds.logsUrl}${config.evaluations ? ', with one gen_ai.evaluation.result per finding' : ''}` : '; no logs endpoint'}`);
+    lines.push(`  findings: span events on the spans exported to ${ds.tracesUrl} (${ds.protocol})${ds.logsUrl ? `; log records forwarded to ${ds.logsUrl}${config.evaluations && config.evaluationEvents !== 'off' ? `, with the gen_ai.evaluation.result events as log records (${config.evaluationEvents})` : ''}` : '; no logs endpoint'}`);
   } else {
     lines.push(`  findings: ${config.embedded.print ? 'printed here, one line each, and ' : ''}kept for the last ${config.embedded.runs} traces at ${address}${N.PATH_FINDINGS}; spans are not exported (set ${N.OTEL_ENDPOINT} to forward them)`);
   }

@@ -61,6 +61,8 @@ const LedgerRowSchema = z.object({
     })
     .passthrough(),
   startTimeUnixNano: z.bigint(),
+  // Where the row was read from (model/ledger.ts); a row stored before rows said so was a span's.
+  source: z.enum(['span', 'window']).optional(),
 });
 
 const Snapshot = z.object({

@@ -193,11 +193,10 @@ describe('unit: the clause reader', () => {
 
 describe('bounds: the clause reader never runs away on hostile text', () => {
   it('long words, long runs of "no" and many clauses stay bounded', () => {
-    const started = performance.now();
+    // A reader that ran away (catastrophic backtracking) would time this test out; no clock here.
     for (const s of ['there is no ' + 'a'.repeat(30_000), ' no'.repeat(10_000), 'if no x. '.repeat(3_000), 'I found no srv-db-04. '.repeat(3_000)]) {
       expect(absenceClauses(s).length).toBeLessThanOrEqual(400);
     }
-    expect(performance.now() - started).toBeLessThan(5_000);
   });
 });
 

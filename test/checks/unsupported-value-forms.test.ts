@@ -222,10 +222,8 @@ describe('unit: arithmetic grounds a number as derived (advisory, formula as wit
     const rows = Array.from({ length: 1000 }, (_, i) => ({ id: `job-${i}`, bytes: 100_003 + i * 7919, files: 1_000 + i }));
     const big: WindowResult = { text: JSON.stringify(rows), toolName: 'backup_jobs', callId: 'call_big', request: 2, turnTraceId: TURN };
     const answer = Array.from({ length: 80 }, (_, i) => `${9_000_001 + i * 131}`).join(', ');
-    const started = performance.now();
+    // Bounded by the operand caps, asserted below; a search past them would time the test out.
     const out = run(`Totals: ${answer}.`, [big]);
-    const ms = performance.now() - started;
-    expect(ms).toBeLessThan(3000);
     // The first maxSearchedNumbers numbers were searched; the rest are unreachable, never guessed.
     expect(out.tally.unreachable).toBe(80 - VALUE_SEARCH_LIMITS.maxSearchedNumbers);
     expect(out.incomplete).toContain(`more than ${VALUE_SEARCH_LIMITS.maxSearchedNumbers} numbers`);

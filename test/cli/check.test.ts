@@ -116,6 +116,12 @@ describe('functional: check over every recorded instrumentation', () => {
     const out = join(dir, 'out.json');
     const r = runCheck([...fixturePaths('otel-instrumentation-openai', 'backup-triage'), '--declarations', DECL, '--write', out]);
     expect(r.exitCode).toBe(0);
+    // Said on stderr (stdout stays the report): what was written, and how much.
+    expect(r.stderr).toBe(`footprint-otel check: wrote ${out} (${loadFixture('otel-instrumentation-openai', 'backup-triage').doc.spans.length} spans, 2 findings as events)\n`);
+    const html = join(dir, 'page.html');
+    const both = runCheck([...fixturePaths('otel-instrumentation-openai', 'backup-triage'), '--declarations', DECL, '--write', out, '--html', html, '--format', 'json']);
+    expect(both.stderr.split('\n')).toEqual([expect.stringContaining(`wrote ${out} (`), `footprint-otel check: wrote ${html} (Explain this answer, 2 agent traces)`, '']);
+    expect(JSON.parse(both.stdout).findings).toHaveLength(2);
     const back = decodeOtlpJsonText(readFileSync(out, 'utf8'), out);
     expect(back.diagnostics).toEqual([]);
     const withEvents = back.spans.filter((s) => s.span.events.some((e) => e.name === 'footprint.finding'));

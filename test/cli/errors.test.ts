@@ -38,7 +38,7 @@ describe('check: unknown options', () => {
       expect(r.exitCode).toBe(2);
       const [first, ...rest] = r.stderr.trimEnd().split('\n');
       expect(first).toContain(`footprint-otel check: ${reason}`);
-      expect(first).toContain('the options are --declarations, --format, --write, --redaction, --fail-on, --html, --help');
+      expect(first).toContain('the options are --declarations, --format, --write, --redaction, --fail-on, --html, --evaluation-events, --help');
       // No quote left open, nothing cut: the line ends where the sentence ends.
       expect(first).toMatch(/goes after "--"$/);
       expect(rest.join('\n')).toBe(CHECK_USAGE);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { runCheck } from '../../src/cli/check.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { FIXTURES_DIR, fixturePaths } from '../helpers/fixtures.js';
-import { DEMO, DEMO_DECLARATIONS } from './helpers.js';
+import { DEMO, DEMO_DECLARATIONS, plainServiceTrace } from './helpers.js';
 
 const CLEAN = [...fixturePaths('traceloop-openai', 'clean-control'), '--declarations', join(FIXTURES_DIR, 'declarations.yaml')];
 /**
@@ -52,6 +52,21 @@ describe('check --fail-on', () => {
       expect(r.stdout).toMatch(/0\s+findings\./);
       expect([policy, r.exitCode, r.stderr]).toEqual([policy, 0, '']);
     }
+  });
+
+  it('a findings/advisory gate over input with no LLM request at all fails (1: nothing was checked); never still exits 0', () => {
+    const plain = plainServiceTrace(2);
+    for (const policy of ['findings', 'advisory']) {
+      const r = runCheck([plain, '--fail-on', policy]);
+      expect(r.exitCode).toBe(EXIT.findings);
+      expect(r.stdout).toMatch(/^2 traces, no LLM request recognised/);
+      expect(r.stderr).toBe(`footprint-otel check: no LLM request recognised in the input, so nothing was checked (--fail-on ${policy} does not pass it): exit 1\n`);
+    }
+    expect(runCheck([plain, '--fail-on', 'never'])).toMatchObject({ exitCode: 0, stderr: '' });
+    // With unchecked as well, said once, as unchecked.
+    expect(runCheck([plain, '--fail-on', 'findings,unchecked']).stderr).toBe('footprint-otel check: nothing was checked: no check gave a verdict on 0 LLM requests in 0 traces (--fail-on unchecked): exit 1\n');
+    // One trace with an LLM request is enough for the gate to judge the run.
+    expect(runCheck([...DEMO, plain, '--declarations', DEMO_DECLARATIONS, '--fail-on', 'findings']).exitCode).toBe(EXIT.findings);
   });
 
   it('an unknown policy is a usage error (2) naming the four', () => {

@@ -3,7 +3,11 @@
 // declarations the demo says once which checks are off and the command that drafts them.
 import { describe, it, expect } from 'vitest';
 import { runCheck } from '../../src/cli/check.js';
+import { join } from 'node:path';
 import { DEMO, DEMO_DECLARATIONS, plainServiceTrace } from './helpers.js';
+import { FIXTURES_DIR, fixturePaths } from '../helpers/fixtures.js';
+
+const EXAMPLE = join(FIXTURES_DIR, '..', '..', 'examples', 'backup-triage');
 
 const json = (argv: string[]) => {
   const r = runCheck([...argv, '--format', 'json']);
@@ -50,5 +54,26 @@ describe('check without declarations: says once which checks examined nothing an
     expect(json(DEMO).notes).toHaveLength(2);
     expect(json(DEMO).notes[1]).toContain('footprint-otel declarations suggest');
     expect(json([...DEMO, '--declarations', DEMO_DECLARATIONS]).notes).toEqual([]);
+  });
+});
+
+describe('check says why a check had nothing to do, when the input tells', () => {
+  const jaeger = join(FIXTURES_DIR, 'jaeger', 'backup-triage.jaeger.json');
+  it('a Jaeger file without its logs: content not captured, and the hint to give the logs file', () => {
+    const out = json([jaeger, '--declarations', DEMO_DECLARATIONS]);
+    expect(out.summary).toContain('could not run: message content was not captured');
+    expect(out.notes).toEqual([expect.stringMatching(/^Message content was not captured on these spans and no log records were given: .*give the logs file too \(`footprint-otel check traces\.json logs\.json`; Jaeger keeps spans only/)]);
+    // With the logs file beside it, the content is read and the hint is gone.
+    const both = json([jaeger, join(EXAMPLE, 'logs.otlp.json'), '--declarations', DEMO_DECLARATIONS]);
+    expect(both.notes).toEqual([]);
+    expect(both.findings.length).toBe(2);
+  });
+
+  it('requests read but none recorded a tool call (OpenLLMetry LangChain): said so, not "nothing declared"', () => {
+    const lc = fixturePaths('traceloop-langchain' as never, 'backup-triage');
+    const out = json([...lc, '--declarations', join(FIXTURES_DIR, 'declarations.yaml')]);
+    expect(out.notes.filter((n) => n.startsWith('None of'))).toEqual([expect.stringMatching(/^None of the 5 LLM requests read recorded a tool call \(in its output or its input\), so the checks on tool calls had nothing to check/)]);
+    // A stack that records its calls gets no such note.
+    expect(json([...fixturePaths('traceloop-openai', 'backup-triage'), '--declarations', join(FIXTURES_DIR, 'declarations.yaml')]).notes).toEqual([]);
   });
 });

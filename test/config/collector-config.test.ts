@@ -10,7 +10,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
-import { ATTR_FINDING_KIND, EVENT_FINDING } from '../../src/findings/names.js';
+import { ATTR_EVALUATION_NAME, ATTR_EVALUATION_SCORE_LABEL, ATTR_FINDING_KIND, EVENT_EVALUATION_RESULT, EVENT_FINDING } from '../../src/findings/names.js';
+import { M_FINDINGS } from '../../src/service/names.js';
 import { defaultServiceConfig, loadServiceConfig, parseStateSetting } from '../../src/service/config.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -270,10 +271,20 @@ describe('collector-config/pipeline.yaml: agents -> footprint-otel -> Jaeger + T
 
 function expectFindingsCount(c: CollectorConfig): void {
   const count = component(c, 'connectors', 'count/findings');
-  const metric = (count.spanevents as Obj | undefined)?.['footprint.findings'] as Obj | undefined;
-  expect(metric, 'spanevents.footprint.findings').toBeDefined();
+  const metric = (count.spanevents as Obj | undefined)?.['footprint.finding.events'] as Obj | undefined;
+  expect(metric, 'spanevents.footprint.finding.events').toBeDefined();
   expect(metric!.conditions).toEqual([`name == "${EVENT_FINDING}"`]);
   expect(metric!.attributes).toEqual([{ key: ATTR_FINDING_KIND, default_value: 'unknown' }]);
+  // A name of its own: in Prometheus it must not be the service's own findings series.
+  const prometheusName = (m: string) => `${m.replace(/\./g, '_')}_total`;
+  expect(prometheusName('footprint.finding.events')).not.toBe(M_FINDINGS);
+  // The standard evaluation events, by evaluation and label (the Grafana panel reads these).
+  const evals = (count.spanevents as Obj)['evaluation.results'] as Obj | undefined;
+  expect(evals?.conditions).toEqual([`name == "${EVENT_EVALUATION_RESULT}"`]);
+  expect(evals?.attributes).toEqual([
+    { key: ATTR_EVALUATION_NAME, default_value: 'unknown' },
+    { key: ATTR_EVALUATION_SCORE_LABEL, default_value: 'unknown' },
+  ]);
   const metricsPipelines = Object.entries(c.pipelines).filter(([, p]) => p.receivers.includes('count/findings'));
   expect(metricsPipelines.length).toBe(1);
   const [, mp] = metricsPipelines[0]!;
@@ -436,7 +447,11 @@ describe('docker/docker-compose.yml', () => {
       for (const p of d.panels) expect(['prometheus', 'tempo']).toContain(p.datasource.uid);
       const queries = d.panels.flatMap((p) => p.targets.map((t) => t.expr ?? t.query ?? ''));
       expect(queries.some((q) => /sum by \(kind\)/.test(q) && q.includes('footprint_findings_total'))).toBe(true);
+      expect(queries.some((q) => q.includes('footprint_finding_events_total'))).toBe(true);
       expect(queries).toContain(`{ event:name = "${EVENT_FINDING}" }`);
+      // The standard names: the evaluation results by name and label, and a TraceQL query on them.
+      expect(queries).toContain('sum by (gen_ai_evaluation_name, gen_ai_evaluation_score_label) (increase(evaluation_results_total[$__range]))');
+      expect(queries).toContain(`{ event:name = "${EVENT_EVALUATION_RESULT}" && event.${ATTR_EVALUATION_SCORE_LABEL} = "fail" }`);
     }
   });
 });

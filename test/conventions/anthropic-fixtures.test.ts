@@ -1,5 +1,5 @@
 // Pins how the two Anthropic instrumentations' recordings are read (test/fixtures/*-anthropic,
-// recorded by test/processor/live-*-anthropic.test.ts): every Messages request's frame (served and
+// recorded by test/live/live-*-anthropic.test.ts): every Messages request's frame (served and
 // written strings, message by message), its chosen tool_use calls and its response id match the
 // conversation's expected.json, including clean-control's parallel tool use (two tool_use blocks
 // in one message, two tool_result blocks in the next user message). For OpenInference that holds

@@ -382,25 +382,20 @@ describe('OpenInference unit: shapes, bounds and traps', () => {
       return llm(a);
     };
     const s2000 = span(build(2000));
-    let t0 = performance.now();
     const at = read1(s2000);
-    const ms2000 = performance.now() - t0;
     const r = at.events[0] as LlmRequest;
     expect(r.input.length).toBe(2000);
     expect(r.input[0]!.parts).toEqual([{ type: 'text', text: 'message 0' }, { type: 'text', text: 'part 0' }]);
     expect(r.input[1999]!.role).toBe('assistant');
     expect(at.codes).not.toContain('openinference.messages-clipped');
 
-    // 20,000 messages (80,000 keys): a quadratic reader would take minutes; this one is bounded.
+    // 20,000 messages (80,000 keys): a quadratic reader would take minutes and time the test out;
+    // this one is bounded (clipped at maxMessagesPerRequest, asserted below). No clock here.
     const s20000 = span(build(20_000));
-    t0 = performance.now();
     const big = read1(s20000);
-    const ms20000 = performance.now() - t0;
     expect((big.events[0] as LlmRequest).input.length).toBe(DEFAULT_LIMITS.maxMessagesPerRequest);
     expect((big.events[0] as LlmRequest).input[0]!.parts[0]).toEqual({ type: 'text', text: 'message 0' });
     expect(big.codes).toContain('openinference.messages-clipped');
-    expect(ms2000).toBeLessThan(2000);
-    expect(ms20000).toBeLessThan(6000);
 
     const small = read1(s2000, { ...DEFAULT_LIMITS, maxMessagesPerRequest: 100 });
     expect((small.events[0] as LlmRequest).input.length).toBe(100);

@@ -2,10 +2,9 @@
 // child process exactly as their READMEs say (`node examples/<name>/agent.mjs`), against the stub
 // OpenAI server and OTLP sink the examples ship. Loopback only; no network, no collector.
 // The examples import 'footprint-otel' by name, which resolves to dist/: beforeAll builds it when
-// it is missing or older than any file under src/.
-import { execFileSync, spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// it is missing or older than any file under src/ (scripts/dist-fresh.mjs).
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -37,34 +36,10 @@ function runNode(script: string, env: Record<string, string> = {}, onStdout?: (c
   });
 }
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    newest = Math.max(newest, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-/** dist/ is stale when an entry point is missing or older than the newest file under src/. */
-function distIsStale(): boolean {
-  const entries = ['dist/index.js', 'dist/trace/index.js'].map((p) => join(ROOT, p));
-  try {
-    return Math.min(...entries.map((p) => statSync(p).mtimeMs)) < newestMtime(join(ROOT, 'src'));
-  } catch {
-    return true;
-  }
-}
-
+// dist/ built only when older than src/, by the same script `npm run example:*` runs first.
 beforeAll(() => {
-  if (!distIsStale()) return;
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  try {
-    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'pipe' });
-  } catch (e) {
-    const out = e as { stdout?: Buffer; stderr?: Buffer };
-    throw new Error(`building dist/ for the examples failed:\n${String(out.stdout ?? '')}${String(out.stderr ?? '')}`);
-  }
+  const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'dist-fresh.mjs')], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`building dist/ for the examples failed:\n${r.stdout}${r.stderr}`);
 }, 180_000);
 
 const EXAMPLES = [
@@ -91,6 +66,12 @@ describe('examples', () => {
       expect(lines).toContain('agent: That machine has no backup record.');
       const found = unsupported(lines);
       expect(found, r.stdout).toHaveLength(1);
+      // The README's "Expected output" is this output (a line ending in "…" is a prefix of its line).
+      const readme = readFileSync(join(ROOT, 'examples', ex.name, 'README.md'), 'utf8');
+      const block = /## Expected output\n\n```\n([\s\S]*?)\n```/.exec(readme)?.[1]?.split('\n') ?? [];
+      const printed = r.stdout.trimEnd().split('\n');
+      expect(block.length, 'the README shows every line').toBe(printed.length);
+      block.forEach((want, i) => (want.endsWith(' …') ? expect(printed[i]!.startsWith(want.slice(0, -2)), `${want}\n${printed[i]}`).toBe(true) : expect(printed[i]).toBe(want)));
       expect(found[0]).toContain(`turn 2, span "${ex.chatSpan}" (chatcmpl-backup-triage-004)`);
       expect(found[0]).toContain('| backup_status args.machine_id = "db-primary-full" (grounding: assistant-only)');
     }, CHILD_TIMEOUT + 30_000);

@@ -57,6 +57,31 @@ describe('unit: ids, values and wrappers', () => {
     expect(d.diagnostics.length).toBe(3);
     expect(decodeOtlpJsonText('', 'e').diagnostics[0]!.code).toBe('otlp.empty');
     expect(decodeOtlpJsonText('{"hello": 1}', 'h').diagnostics[0]!.code).toBe('otlp.not-otlp');
-    expect(decodeOtlpJsonText('{not json\n[also not', 'g').diagnostics.map((x) => x.code)).toEqual(['otlp.json-invalid', 'otlp.json-invalid']);
+    // Not JSON lines either (its first line is not JSON): one broken document, said where it broke.
+    expect(decodeOtlpJsonText('{not json\n[also not', 'g').diagnostics.map((x) => [x.code, x.message.slice(0, 6)])).toEqual([['otlp.json-invalid', 'g:1:2:']]);
+  });
+});
+
+describe('unit: where a file that is not JSON broke', () => {
+  const pretty = JSON.stringify({ resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: 's' }, spans: [] }] }] }, null, 2);
+  const message = (text: string) => decodeOtlpJsonText(text, 'f.json').diagnostics.map((d) => d.message);
+
+  it('a truncated pretty-printed export: its last line, said truncated (not "line 1")', () => {
+    const cut = pretty.slice(0, pretty.lastIndexOf('"spans"') + 12);
+    const lines = cut.trimEnd().split('\n');
+    expect(message(cut)).toEqual([`f.json:${lines.length}:${lines.at(-1)!.length + 1}: not JSON: the file ends before the document does (truncated?)`]);
+    // The same on one line (a minified export cut short).
+    const min = JSON.stringify(JSON.parse(pretty)).slice(0, 40);
+    expect(message(min)).toEqual([`f.json:1:41: not JSON: the file ends before the document does (truncated?)`]);
+  });
+
+  it('a syntax error inside a document: its line and column', () => {
+    expect(message('{"resourceSpans": [\n {"x": 1,,\n "y": 2}]}\n')).toEqual([expect.stringMatching(/^f\.json:2:10: not JSON \(/)]);
+  });
+
+  it('JSON lines: each bad line by its number, the good ones read', () => {
+    const out = decodeOtlpJsonText('{"resourceSpans":[]}\n{"resourceSpans": [\n{"resourceLogs":[]}\n', 'f.jsonl');
+    expect(out.diagnostics.map((d) => d.message)).toEqual([expect.stringMatching(/^f\.jsonl:2: not JSON \(/)]);
+    expect(out.documents).toHaveLength(2);
   });
 });

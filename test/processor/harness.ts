@@ -131,10 +131,13 @@ export function makePipeline(options: Omit<FootprintSetupOptions, 'next' | 'logs
 }
 
 const FOOTPRINT_PREFIX = 'footprint.';
+/** The standard evaluation event footprint writes beside its own (src/findings/evaluation.ts). */
+const EVALUATION_EVENT = 'gen_ai.evaluation.result';
 
 /**
  * Every span the tap saw reached `next` exactly once and in the same order; each is unchanged but
- * for added `footprint.*` events and attributes; anything else `next` got is a carrier span.
+ * for added `footprint.*` events and attributes and `gen_ai.evaluation.result` events; anything
+ * else `next` got is a carrier span.
  */
 export function assertPassedThrough(p: Pick<Pipeline, 'tap' | 'next'>): { carriers: ReadableSpan[] } {
   const originals = p.tap.originals;
@@ -151,7 +154,7 @@ export function assertPassedThrough(p: Pick<Pipeline, 'tap' | 'next'>): { carrie
       for (const k of extraAttrs) expect(k.startsWith(FOOTPRINT_PREFIX), `unexpected attribute ${k} on ${o.name}`).toBe(true);
       for (const k of Object.keys(o.attributes)) expect(got.attributes[k]).toEqual(o.attributes[k]);
       expect(got.events.slice(0, o.events.length)).toEqual(o.events);
-      for (const e of got.events.slice(o.events.length)) expect(e.name.startsWith(FOOTPRINT_PREFIX)).toBe(true);
+      for (const e of got.events.slice(o.events.length)) expect(e.name.startsWith(FOOTPRINT_PREFIX) || e.name === EVALUATION_EVENT, `unexpected event ${e.name} on ${o.name}`).toBe(true);
       const strip = (s: Snapshot) => ({ ...s, attributes: undefined, events: undefined });
       expect(strip(got)).toEqual(strip(o));
       i++;

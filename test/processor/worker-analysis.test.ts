@@ -280,11 +280,10 @@ for (let i = 0; i < 20; i++) tracer.startSpan('chat gpt-4o-mini', { attributes: 
 if (fp.stats().analysis !== 'worker') throw new Error('not in worker mode');
 ${body}
 `;
-  function runChild(body: string): Promise<{ code: number | null; out: string; ms: number }> {
+  function runChild(body: string): Promise<{ code: number | null; out: string }> {
     const dir = mkdtempSync(join(ROOT, 'test', 'processor', '.tmp-worker-'));
     const file = join(dir, 'child.mjs');
     writeFileSync(file, script(body));
-    const t0 = Date.now();
     return new Promise((resolve) => {
       const child = spawn(process.execPath, [file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], timeout: 20_000 });
       let out = '';
@@ -292,7 +291,7 @@ ${body}
       child.stderr.on('data', (d) => (out += d));
       child.on('exit', (code) => {
         rmSync(dir, { recursive: true, force: true });
-        resolve({ code, out, ms: Date.now() - t0 });
+        resolve({ code, out });
       });
     });
   }
@@ -300,14 +299,13 @@ ${body}
   it('shutdown() delivers everything, terminates the worker, and the process exits', async () => {
     const r = await runChild(`await provider.shutdown(); console.log('exported', exporter.n, fp.stats().analysis);`);
     expect(r.out).toContain('exported 20 in-thread');
+    // A child that hung would be killed at the spawn timeout (code null), not exit 0.
     expect(r.code).toBe(0);
-    expect(r.ms).toBeLessThan(15_000);
   });
 
   it('the worker does not keep the process alive when the app neither flushes nor shuts down', async () => {
     const r = await runChild(`console.log('done');`);
     expect(r.out).toContain('done');
     expect(r.code).toBe(0);
-    expect(r.ms).toBeLessThan(15_000);
   });
 });

@@ -2,8 +2,8 @@
 // agent runs (real.ts) in four modes; prints the three tables (every case with --verbose, with no
 // declarations with --verbose-none), writes
 // test/quality/results.json, and with --write-floor sets floor.json to the measured figures (and the
-// README's quality block). Exit 1 when a figure is below its floor (or above its ceiling, for
-// findings on healthy real runs). Run from the package root.
+// quality block of docs/quality.md). Exit 1 when a figure is below its floor (or above its ceiling,
+// for findings on healthy real runs). Run from the package root.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -46,10 +46,10 @@ writeFileSync(
 const floorPath = join(root, 'test/quality/floor.json');
 if (args.has('--write-floor')) {
   writeFileSync(floorPath, `${JSON.stringify(floorOf(results, bare, real), null, 2)}\n`);
-  const readmePath = join(root, 'README.md');
+  const readmePath = join(root, 'docs', 'quality.md');
   const classes = results.perCase.map((c) => ({ name: c.case, check: c.check, kind: c.kind, class: c.class, shape: c.shape }));
   writeFileSync(readmePath, spliceReadme(readFileSync(readmePath, 'utf8'), readmeBlock(results, classes)));
-  process.stdout.write('floor.json and the README quality table set to the measured figures\n');
+  process.stdout.write('floor.json and the quality table in docs/quality.md set to the measured figures\n');
 } else {
   const floor = JSON.parse(readFileSync(floorPath, 'utf8')) as Floor;
   const below = belowFloor(results, floor, bare, real);

@@ -1,6 +1,6 @@
-// Renders the README's quality block (between the quality:begin / quality:end markers): the
-// measured table, the targets and one line per case class, grouped by check. Pure: returns text;
-// quality.ts --write-floor splices it into README.md.
+// Renders the quality block of docs/quality.md (between the quality:begin / quality:end markers):
+// the measured table, the targets and one line per case class, grouped by check. Pure: returns
+// text; quality.ts --write-floor splices it into docs/quality.md, beside the corpus's description.
 
 import { renderTable, type QualityResults } from './score.js';
 import { CHECK_IDS } from './build/spec.js';

@@ -115,12 +115,10 @@ describe('admission before reading', () => {
     // One body admitted (held open, then aborted here); the other 23 are refused from their Content-Length.
     expect(refused.length, said).toBe(23);
     const times = refused.map((r) => r.answeredMs).sort((a, b) => a - b);
-    // Answered from the headers: before the fix no answer came at all while a body was incomplete.
-    // The time bound is generous for 2 shared CI cores (see the report for measured figures).
-    expect(times[Math.floor(times.length / 2)]!).toBeLessThan(2500);
+    // Answered from the headers, while the body was still being sent (before the fix no answer came
+    // at all while a body was incomplete): proven by the bytes sent, not by a clock.
     for (const r of refused) {
       expect(r.retryAfter).toMatch(/^\d+$/);
-      expect(r.answeredMs).toBeLessThan(5000);
       expect(r.writtenAtAnswer, 'answered before its upload was done').toBeLessThan(16 * 1024 * 1024);
     }
     const grewMiB = (peak - baseline) / 1024;

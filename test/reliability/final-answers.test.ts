@@ -174,16 +174,15 @@ describe('item 1: a batch that could never be delivered is not answered 503', ()
 
   it('the SDK exporter sees a downstream 400 as a failure at once (not retried for its whole timeout)', async () => {
     sink.answer = (_req, res) => res.writeHead(400).end();
-    const exporter = exporterFor('proto', svc.address, { timeoutMillis: 10_000 });
+    // A timeout longer than the test's own: were a 400 retried until it, the test would time out
+    // (no wall-clock margin to lose on a loaded machine).
+    const exporter = exporterFor('proto', svc.address, { timeoutMillis: 120_000 });
     const span: SpanData = { ...ids(), name: 'sdk-400', kind: 1, startTimeUnixNano: 1n, endTimeUnixNano: 2n, attributes: {}, events: [], status: { code: 0 }, resource: { 'service.name': 'rel' }, scope: { name: 'rel' } };
-    const t0 = Date.now();
     const r = await exportVia(exporter, readable([span]));
-    const took = Date.now() - t0;
     await exporter.shutdown();
     expect(r.code).toBe(1);
     expect((r.error as { code?: number } | undefined)?.code).toBe(400);
     expect(sink.received.filter((x) => x.path === '/v1/traces').length).toBe(1);
-    expect(took).toBeLessThan(3000);
   });
 });
 

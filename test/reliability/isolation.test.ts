@@ -151,7 +151,7 @@ function added(sink: Sink, traceIds: Set<string>): { where: string; text: string
       out.push({ where: `carrier span ${s.spanId}`, text: strings([s.name, s.attributes, s.events.map((e) => [e.name, e.attributes]), s.resource]).join('\n') });
       continue;
     }
-    for (const e of s.events) if (e.name.startsWith('footprint.')) out.push({ where: `event ${e.name} on ${s.name}`, text: strings(e.attributes).join('\n') });
+    for (const e of s.events) if (e.name.startsWith('footprint.') || e.name === 'gen_ai.evaluation.result') out.push({ where: `event ${e.name} on ${s.name}`, text: strings(e.attributes).join('\n') });
     for (const [k, v] of Object.entries(s.attributes)) if (k.startsWith('footprint.')) out.push({ where: `attribute ${k} on ${s.name}`, text: strings(v as AttrValue).join('\n') });
   }
   for (const l of sink.logs) if (l.eventName === 'gen_ai.evaluation.result' && l.traceId && traceIds.has(l.traceId)) out.push({ where: `evaluation record ${String(l.attributes['footprint.finding.id'])}`, text: strings([l.attributes, l.body as AttrValue]).join('\n') });

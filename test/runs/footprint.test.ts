@@ -78,7 +78,8 @@ describe('functional: FootprintCore over recorded traces', () => {
     expect(c.parentSpanId).toBe(late.findings[0]!.span.spanId);
     expect(c.traceId).toBe(late.findings[0]!.span.traceId);
     expect(c.name).toBe('footprint.findings');
-    expect(c.events.map((e) => e.name)).toEqual(['footprint.finding']);
+    // The finding, then its standard gen_ai.evaluation.result (evaluationEvents defaults to findings).
+    expect(c.events.map((e) => e.name)).toEqual(['footprint.finding', 'gen_ai.evaluation.result']);
     expect(c.attributes['footprint.subject.span_id']).toBe(late.findings[0]!.span.spanId);
     expect(late.carriers.flatMap((x) => x.events.map((e) => e.name)).sort()).toEqual([
       'footprint.answer.standing',
@@ -86,6 +87,7 @@ describe('functional: FootprintCore over recorded traces', () => {
       'footprint.disposition',
       'footprint.disposition',
       'footprint.finding',
+      'gen_ai.evaluation.result',
     ]);
     // Each turn's disposition is written again, superseding the one written without content: the
     // choice check now ran, and nothing is left counted as "not captured" (nor counted twice).

@@ -52,6 +52,19 @@ describe('config file validation', () => {
     expect(!missing.ok && missing.errors[0]).toMatch(/cannot read \(ENOENT\)/);
   });
 
+  it('evaluationEvents: findings by default; the key or FOOTPRINT_EVALUATION_EVENTS (which wins) set it; a bad value is refused by name', () => {
+    const d = loadServiceConfig({});
+    expect(d.ok && d.config.evaluationEvents).toBe('findings');
+    const f = loadServiceConfig({ document: { evaluationEvents: 'all' } });
+    expect(f.ok && f.config.evaluationEvents).toBe('all');
+    const e = loadServiceConfig({ document: { evaluationEvents: 'all' }, env: { FOOTPRINT_EVALUATION_EVENTS: 'off' } });
+    expect(e.ok && e.config.evaluationEvents).toBe('off');
+    const bad = loadServiceConfig({ env: { FOOTPRINT_EVALUATION_EVENTS: 'some' } });
+    expect(!bad.ok && bad.errors.join('\n')).toContain('FOOTPRINT_EVALUATION_EVENTS: "some" must be off, findings or all');
+    const badKey = loadServiceConfig({ document: { evaluationEvents: 'every' } });
+    expect(!badKey.ok && badKey.errors.join('\n')).toMatch(/"evaluationEvents"/);
+  });
+
   it('a full file resolves every key', () => {
     const tokenFile = file('token', 'tok-from-file\n');
     const r = loadServiceConfig({

@@ -10,6 +10,7 @@ import { startService, type RunningService } from '../../src/service/serve.js';
 import { loadDeclarationsFile } from '../../src/declarations/load.js';
 import { encodeLogsRequestProto } from '../../src/otlp/proto.js';
 import { EVENT_FINDING, ATTR_FINDING_KIND, ATTR_TOOL_CALL_ID, ATTR_FINDINGS_COUNT } from '../../src/findings/names.js';
+import { checkOfKind } from '../../src/checks/catalog.js';
 import { LIBRARIES } from '../helpers/fixtures.js';
 import { DECLARATIONS, downstreamTo, exporterFor, exportVia, metricSum, parseMetrics, readable, retraced, startSink, testConfig, waitFor, silentLog, type Sink } from './helpers.js';
 
@@ -107,8 +108,13 @@ describe('e2e: SDK exporters -> service -> sink', () => {
     expect(evals.length).toBe(f.length);
     for (const { span, e } of f) {
       const ev = evals.find((x) => x.attributes['footprint.finding.id'] === e.attributes['footprint.finding.id'])!;
-      expect(ev.attributes).toMatchObject({ 'gen_ai.evaluation.name': e.attributes[ATTR_FINDING_KIND], 'gen_ai.evaluation.score.label': 'fail', 'gen_ai.evaluation.explanation': e.attributes['footprint.finding.message'] });
+      // Named after the check (footprint.<check>); an advisory finding is labelled advisory, not fail.
+      const label = e.attributes['footprint.finding.advisory'] === true ? 'advisory' : 'fail';
+      expect(ev.attributes).toMatchObject({ 'gen_ai.evaluation.name': `footprint.${checkOfKind(String(e.attributes[ATTR_FINDING_KIND]))}`, 'gen_ai.evaluation.score.label': label, 'gen_ai.evaluation.explanation': e.attributes['footprint.finding.message'] });
       expect(ev.spanId).toBe(span.spanId);
+      // The same evaluation rides the span itself as a span event, attribute for attribute.
+      const onSpan = span.events.find((x) => x.name === 'gen_ai.evaluation.result' && x.attributes['footprint.finding.id'] === e.attributes['footprint.finding.id']);
+      expect(onSpan?.attributes).toEqual(Object.fromEntries(Object.entries(ev.attributes).filter(([k]) => k !== 'event.name')));
     }
     expect(typeof JsonLogsSerializer.serializeRequest).toBe('function');
   });

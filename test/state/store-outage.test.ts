@@ -1,10 +1,11 @@
 // The store killed and restarted under a bounded load (real redis-server): every span is still
 // forwarded, the turns read while it was down say "conversation state unavailable" in their
-// disposition (and only those), no batch's analysis waits on the store past its budget, the writes
-// owed while it was down land once it is back, and conversations split across two instances are
-// judged as on one again (the turns judged in the first seconds after it is back say the store
-// was unreachable moments ago, and nothing else differs).
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+// disposition (and only those), each of their reads ended without the store's answer (refused at
+// once by the disconnected client, or cut at the budget), the writes owed while it was down land
+// once it is back, and conversations split across two instances are judged as on one again (the
+// turns judged in the first seconds after it is back say the store was unreachable moments ago,
+// and nothing else differs). Nothing here is timed: that a wait never passes the budget is
+// test/state/budget.test.ts, in fake time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAVE_REDIS, conversationCopy, instance, send, startRedis, written, type RedisProc } from './helpers.js';
 import { STATE_STORE_BUDGET_MS } from '../../src/limits.js';
@@ -19,11 +20,6 @@ import * as N from '../../src/service/names.js';
 
 const LIB = 'openinference-openai';
 const CONVERSATIONS = 8;
-/**
- * The budget is a timer: a batch's wait can also include the event loop being busy analysing other
- * batches (measured here and allowed for), plus this much for timer granularity.
- */
-const SLACK_MS = 20;
 
 let redis: RedisProc;
 beforeAll(async () => {
@@ -42,7 +38,7 @@ async function until(cond: () => boolean, ms: number): Promise<void> {
 }
 
 describe.skipIf(!HAVE_REDIS)('state store outage (real redis-server killed and restarted)', () => {
-  it('nothing forwarded is lost, the turns read while it was down say so, no batch waits past the budget', async () => {
+  it('nothing forwarded is lost, the turns read while it was down say so, their reads ended without the store', async () => {
     const a = instance({ redisUrl: redis.url });
     const b = instance({ redisUrl: redis.url });
     await a.store!.connect(2000);
@@ -53,8 +49,6 @@ describe.skipIf(!HAVE_REDIS)('state store outage (real redis-server killed and r
       for (const t of base.turns) await send(one, t);
       const expected = base.turns.map((t) => written(one.exported, t.traceId).map((l) => l.replaceAll(base.conversationId, 'CONV')));
 
-      const lag = monitorEventLoopDelay({ resolution: 5 });
-      lag.enable();
       const convs = Array.from({ length: CONVERSATIONS * 2 }, (_, i) => conversationCopy(LIB, 200 + i));
       const before = convs.slice(0, CONVERSATIONS);
       const afterRestart = convs.slice(CONVERSATIONS);
@@ -112,20 +106,21 @@ describe.skipIf(!HAVE_REDIS)('state store outage (real redis-server killed and r
       // Every span sent was forwarded (carrier spans come on top).
       const forwarded = [...a.exported, ...b.exported].filter((s) => s.name !== 'footprint.findings').length;
       expect(forwarded).toBe(sent);
-      // No batch's analysis waited on the store past its budget.
+      // Every batch went through the state hook; B's reads while the store was down each ended
+      // without it (the client never queues while disconnected; a read that hangs is cut at the
+      // budget), and those turns are counted in /metrics.
       const waits = [...a.waits, ...b.waits];
       expect(waits.length).toBeGreaterThanOrEqual(CONVERSATIONS * 4);
-      console.log(`[state-outage] waits a=${a.waits.map((w) => w.toFixed(0)).join(",")} b=${b.waits.map((w) => w.toFixed(0)).join(",")}`);
-      lag.disable();
-      const lagMs = lag.max / 1e6;
-      expect(Math.max(...waits)).toBeLessThan(STATE_STORE_BUDGET_MS + lagMs + SLACK_MS);
-      // Counted in /metrics.
       const m = parseMetrics((await b.metrics.text()).body);
       // Every turn read while the store was down; on a starved machine a later read may miss its budget too (and say so).
+      const loadsWithout = metricSum(m, N.M_STATE_STORE_OPS, 'op="load",outcome="unavailable"') + metricSum(m, N.M_STATE_STORE_OPS, 'op="load",outcome="over-budget"');
+      expect(loadsWithout).toBeGreaterThanOrEqual(CONVERSATIONS);
+      expect(loadsWithout).toBeLessThanOrEqual(CONVERSATIONS * 2);
       expect(metricSum(m, N.M_STATE_UNAVAILABLE)).toBeGreaterThanOrEqual(CONVERSATIONS);
       expect(metricSum(m, N.M_STATE_UNAVAILABLE)).toBeLessThanOrEqual(CONVERSATIONS * 2);
       expect(metricSum(m, N.M_STATE_STORE_OPS, 'outcome="ok"')).toBeGreaterThan(0);
-      console.log(`[state-outage] ${sent} spans forwarded of ${sent}; store wait max ${Math.max(...waits).toFixed(1)} ms (budget ${STATE_STORE_BUDGET_MS} ms, event-loop delay max ${lagMs.toFixed(1)} ms); ${CONVERSATIONS} turns marked unavailable`);
+      // Figures for the log, not asserted (a loaded machine stretches any wall-clock wait).
+      console.log(`[state-outage] ${sent} spans forwarded of ${sent}; store wait max ${Math.max(...waits).toFixed(1)} ms (budget ${STATE_STORE_BUDGET_MS} ms); ${CONVERSATIONS} turns marked unavailable`);
     } finally {
       await a.close();
       await b.close();

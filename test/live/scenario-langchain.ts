@@ -1,0 +1,45 @@
+// The two recorded conversations (backup-triage, clean-control) as a LangGraph.js ReAct agent:
+// `createReactAgent` (a model node and a ToolNode) over `@langchain/openai`'s ChatOpenAI pointed
+// at the OpenAI stub on loopback, with the recordings' three tools as LangChain tools (JSON
+// schema), the system prompt as the agent's `prompt`, and the window between turns kept to the
+// final answers (as the OpenAI apps do). The app writes no spans of its own: everything comes from
+// the LangChain instrumentation under test. Ground truth: the fixtures' expected.json.
+import { ChatOpenAI } from '@langchain/openai';
+import { tool } from '@langchain/core/tools';
+import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messages';
+import { createReactAgent } from '@langchain/langgraph/prebuilt';
+import { expectedOf, MODEL, TOOLS, toolResult, type ScenarioName } from '../processor/scenario.js';
+
+export function langchainTools(scenario: ScenarioName) {
+  return TOOLS.map((t) =>
+    tool(
+      async (_input: unknown, config: { toolCall?: { id?: string } }) => {
+        const id = config.toolCall?.id;
+        if (!id) throw new Error('tool called without a tool call id');
+        return toolResult(scenario, id);
+      },
+      { name: t.function.name, description: t.function.description, schema: t.function.parameters as Record<string, unknown> },
+    ),
+  );
+}
+
+/** Runs the conversation; `turnConfig` gives each turn's RunnableConfig extras (metadata for the session id). */
+export async function runLangGraphConversation(baseURL: string, scenario: ScenarioName): Promise<string[]> {
+  const exp = expectedOf(scenario);
+  const system = (exp.requests[0]!.window[0] as { content: string }).content;
+  const llm = new ChatOpenAI({ model: MODEL, apiKey: 'sk-stub', configuration: { baseURL }, maxRetries: 0, streaming: false });
+  const agent = createReactAgent({ llm, tools: langchainTools(scenario), prompt: system, name: exp.agentName });
+  const memory: BaseMessage[] = [];
+  const answers: string[] = [];
+  for (const turn of exp.turns) {
+    const out = await agent.invoke(
+      { messages: [...memory, new HumanMessage(turn.user)] },
+      { metadata: { session_id: exp.conversationId, conversation_id: exp.conversationId }, configurable: { thread_id: exp.conversationId } },
+    );
+    const last = out.messages.at(-1)!;
+    const answer = typeof last.content === 'string' ? last.content : JSON.stringify(last.content);
+    memory.push(new AIMessage(answer));
+    answers.push(answer);
+  }
+  return answers;
+}
