@@ -109,10 +109,20 @@ describe('gen_ai.evaluation.result from the core (what serve and the processor w
     for (const o of turnEvents) turns.set(o.span.spanId, [...(turns.get(o.span.spanId) ?? []), `${String(o.e.attributes['gen_ai.evaluation.name'])} ${String(o.e.attributes['gen_ai.evaluation.score.label'])}`]);
     expect([...turns.values()].map((v) => v.sort())).toEqual([
       // Turn 1: the argument, empty-lookup and answer-value checks (the last two armed by inference
-      // over the answer written from tool results) ran clean; dangling-reference needs tool definitions.
-      ['footprint.dangling-reference not_run', 'footprint.empty-lookup pass', 'footprint.prior-turn-evidence pass', 'footprint.unsupported-argument pass', 'footprint.unsupported-value pass'],
-      // Turn 2: both checks found something (their fail/advisory events are on their spans), so no pass.
-      ['footprint.dangling-reference not_run'],
+      // over the answer written from tool results) and the calls' schema and repeat checks ran clean;
+      // dangling-reference needs tool definitions.
+      [
+        'footprint.argument-schema pass',
+        'footprint.dangling-reference not_run',
+        'footprint.empty-lookup pass',
+        'footprint.prior-turn-evidence pass',
+        'footprint.repeated-call pass',
+        'footprint.unsupported-argument pass',
+        'footprint.unsupported-value pass',
+      ],
+      // Turn 2: the argument and empty-lookup checks found something (their fail/advisory events are
+      // on their spans), so no pass for them; the call's schema and repeat checks ran clean.
+      ['footprint.argument-schema pass', 'footprint.dangling-reference not_run', 'footprint.repeated-call pass'],
     ]);
     const notRun = turnEvents.find((o) => o.e.attributes['gen_ai.evaluation.score.label'] === 'not_run')!;
     expect(notRun.e.attributes['error.type']).toBe('tool_definitions_not_recorded');
@@ -176,7 +186,7 @@ describe('gen_ai.evaluation.result from check --write', () => {
   it('the written export carries them on the evaluated spans; --evaluation-events all adds the per-turn ones', () => {
     const dir = mkdtempSync(join(tmpdir(), 'fp-eval-'));
     try {
-      for (const [mode, expected] of [['findings', 2], ['all', 8]] as const) {
+      for (const [mode, expected] of [['findings', 2], ['all', 12]] as const) {
         const out = join(dir, `${mode}.json`);
         const r = runCheck([join(DEMO, 'trace.otlp.json'), join(DEMO, 'logs.otlp.json'), '--declarations', join(DEMO, 'declarations.yaml'), '--write', out, '--evaluation-events', mode]);
         expect(r.exitCode, r.stderr).toBe(0);
