@@ -7,7 +7,7 @@ import type { CheckTally, Finding } from '../model/finding.js';
 import type { LedgerRow } from '../model/ledger.js';
 import type { SpanEventData } from '../model/telemetry.js';
 import type { EffectiveDeclaration } from '../declarations/inferred.js';
-import type { Limits } from '../limits.js';
+import { VALUE_SEARCH_LIMITS, type Limits } from '../limits.js';
 import { buildFrame, resultText, type Frame } from './frame.js';
 import { servedKey, type ConversationState, type ConversationStore } from './conversations.js';
 import { ledgerRowOf } from './ledger-row.js';
@@ -16,7 +16,8 @@ import { unsupportedArguments, type EarlierServed, type ExternalGroundUse } from
 import { danglingReferences } from '../checks/dangling-reference.js';
 import { emptyLookups, NO_PRODUCER_RESULT } from '../checks/empty-lookup.js';
 import { resultColumns } from '../checks/result-columns.js';
-import { unsupportedValues, type WindowResult } from '../checks/unsupported-value.js';
+import { unsupportedValues, UNSUPPORTED_VALUE, type WindowResult } from '../checks/unsupported-value.js';
+import { ValueMemo } from '../values/served.js';
 import { priorTurnEvidence } from '../checks/prior-turn-evidence.js';
 import { unsupportedClaims } from '../checks/unsupported-claim.js';
 import { refusalAssertsAbsence } from '../checks/refusal-asserts-absence.js';
@@ -27,7 +28,7 @@ import type { Declarations } from '../declarations/types.js';
 import type { Redaction } from './footprint.js';
 import { redactValue } from '../findings/quote.js';
 import { fitBytes } from '../findings/events.js';
-import { ATTR_ANSWER_REASONS, ATTR_ANSWER_STANDING, ATTR_ANSWER_STATEMENT, EVENT_ANSWER_STANDING } from '../findings/names.js';
+import { ATTR_DERIVATION, ATTR_FINDING_GROUNDING, ATTR_FINDING_KIND, ATTR_FINDING_PREDICATE, ATTR_FINDING_VALUE, EVENT_VALUE_DERIVED, GROUNDING_DERIVED, ATTR_ANSWER_REASONS, ATTR_ANSWER_STANDING, ATTR_ANSWER_STATEMENT, EVENT_ANSWER_STANDING } from '../findings/names.js';
 
 export interface SeamContext {
   limits: Limits;
@@ -257,6 +258,8 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
         ...earlierUserTexts(state),
       ],
       writtenTexts: frame.written.map((w) => w.text),
+      windowCalls: frame.written.filter((w) => w.source === 'assistant-tool-call').map((w) => ({ text: w.text, ...(w.callId ? { callId: w.callId } : {}) })),
+      memo: (state.valueMemo ??= new ValueMemo(VALUE_SEARCH_LIMITS.maxMemoTexts, VALUE_SEARCH_LIMITS.maxMemoTextChars)),
       inputCaptured: true,
       bounds: { maxAnswerTokens: 20_000, maxIndexTokens: 200_000, quotedValueChars: limits.quotedValueChars },
     });
@@ -270,6 +273,20 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
       quotedValueChars: limits.quotedValueChars,
     });
     answerFindings.push(...values.findings, ...prior.findings);
+    // Values that passed as derivations: their steps, on the answering span (the witness of the pass).
+    for (const d of values.derived.slice(0, VALUE_SEARCH_LIMITS.maxDerivedEvents)) {
+      out.events.push({
+        name: EVENT_VALUE_DERIVED,
+        timeUnixNano: req.endTimeUnixNano,
+        attributes: {
+          [ATTR_FINDING_KIND]: UNSUPPORTED_VALUE,
+          [ATTR_FINDING_PREDICATE]: d.key,
+          [ATTR_FINDING_VALUE]: q(d.raw, limits.quotedValueChars),
+          [ATTR_FINDING_GROUNDING]: GROUNDING_DERIVED,
+          [ATTR_DERIVATION]: fitBytes(`${d.formula}; from ${d.from}`, limits.maxWrittenAttributeBytes),
+        },
+      });
+    }
     tallies.push(values.tally, prior.tally);
   } else {
     tallies.push(notArmed('unsupported-value'), notArmed('prior-turn-evidence'));

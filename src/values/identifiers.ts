@@ -1,0 +1,103 @@
+// Identifiers compared modulo case, punctuation, display grouping and width: `SRV_DB_04`,
+// `srv-db-04` and full-width `ＳＲＶ－ＤＢ－０４` have one key (`i:srvdb04`), and an IBAN printed in
+// groups (`DE89 3704 0044 0532 0130 00`) has the key of its join. A token is an identifier when it
+// mixes letters and digits and has at least 6 letters and digits: numbers, dates, versions and
+// addresses (`v7.4.2`, `10.0.0.12`) never get an identifier key (their punctuation is meaning).
+// Display groups: a run of groups of digits or capitals split by single blanks, all but the last
+// of one width (3–6) and the last no longer, whose join has 10–40 characters and a digit.
+// Must never join across anything but a single blank, never read a prose word as a group, never
+// do I/O: pure functions over strings, bounded by their callers.
+
+import { KEY } from './types.js';
+
+/** Fewest letters and digits an identifier key needs. */
+export const MIN_IDENTIFIER_ALNUM = 6;
+const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}_\-./:#]*[\p{L}\p{N}]/gu;
+const LETTER = /\p{L}/u;
+const DIGIT = /\p{N}/u;
+
+/** The identifier key of one token (NFKC), if it is one. */
+export function identifierKey(token: string): string | undefined {
+  const s = token.normalize('NFKC');
+  if (!LETTER.test(s) || !DIGIT.test(s)) return undefined;
+  const alnum = s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+  return alnum.length >= MIN_IDENTIFIER_ALNUM ? KEY.identifier + alnum : undefined;
+}
+
+/** Every identifier key of an NFKC text (tokens, and display-grouped joins), at most `max`. */
+export function identifierKeys(text: string, max: number, visit: (key: string) => boolean): void {
+  let n = 0;
+  for (const m of text.matchAll(TOKEN)) {
+    const k = identifierKey(m[0]);
+    if (k !== undefined && (n++ >= max || !visit(k))) return;
+  }
+  for (const g of groupedJoins(text, max)) if (n++ >= max || !visit(KEY.identifier + g.key)) return;
+}
+/** One contiguous sub-run of display groups, joined. */
+export interface GroupedJoin {
+  /** The groups as written, single blanks kept (`DE89 3704 0044 0532 0130 00`). */
+  raw: string;
+  /** The join, lower-cased (`de89370400440532013000`). */
+  key: string;
+  /** Where it starts and ends in the (NFKC-normalised) text. */
+  start: number;
+  end: number;
+}
+
+/** Fewest characters a join needs (`12 34` is never `1234`). */
+export const MIN_JOINED_CHARS = 10;
+/** Most characters a join may have (an IBAN has at most 34). */
+export const MAX_JOINED_CHARS = 40;
+const MIN_GROUP = 3;
+const MAX_GROUP = 6;
+
+/**
+ * A group: digits, or upper-case letters and digits (`DE89`, `NWBK`, `0044`); a prose word (`the`,
+ * `Plus`) is never one. Runs are split by exactly one blank.
+ */
+const RUN = /(?<![\w-])[A-Z0-9]{1,6}(?: [A-Z0-9]{1,6})+(?![\w-])/g;
+const HAS_DIGIT = /\d/;
+/** Cheap pre-test: a digit or capital, a blank, then another. */
+const MAY_HOLD_RUN = /[A-Z0-9] [A-Z0-9]/;
+
+/**
+ * Every display-grouped sub-run of `text` (two groups or more, all but the last of one length,
+ * the last no longer), at most `max`, in text order; for each start the longer joins first.
+ */
+export function groupedJoins(text: string, max: number): GroupedJoin[] {
+  const out: GroupedJoin[] = [];
+  if (!MAY_HOLD_RUN.test(text)) return out;
+  const s = text.normalize('NFKC');
+  for (const m of s.matchAll(RUN)) {
+    const groups = m[0].split(' ');
+    const starts: number[] = [];
+    let at = m.index;
+    for (const g of groups) {
+      starts.push(at);
+      at += g.length + 1;
+    }
+    for (let i = 0; i < groups.length; i++) {
+      const width = groups[i]!.length;
+      if (width < MIN_GROUP || width > MAX_GROUP) continue;
+      const found: GroupedJoin[] = [];
+      let key = groups[i]!;
+      for (let j = i + 1; j < groups.length; j++) {
+        const g = groups[j]!;
+        if (g.length > width) break;
+        key += g;
+        if (key.length > MAX_JOINED_CHARS) break;
+        if (key.length >= MIN_JOINED_CHARS && HAS_DIGIT.test(key)) {
+          const end = starts[j]! + g.length;
+          found.push({ raw: s.slice(starts[i]!, end), key: key.toLowerCase(), start: starts[i]!, end });
+        }
+        // Only the last group may be shorter: a shorter group ends the run.
+        if (g.length < width) break;
+      }
+      for (let k = found.length - 1; k >= 0; k--) {
+        if (out.length >= max) return out;
+        out.push(found[k]!);
+      }
+    }
+  }
+  return out;
+}

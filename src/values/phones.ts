@@ -1,0 +1,37 @@
+// Phone numbers, found and read by libphonenumber-js: `+1 (415) 555-0132`, `415.555.0132` and a
+// served `14155550132` are one number, keyed by its national significant number (`p:4155550132`),
+// so a country code or a trunk prefix written or left out does not matter, nor the grouping.
+// Numbers without a country code are read as North American, then as a trunk-prefix (`0…`)
+// number. Only numbers libphonenumber-js finds valid are read. Pure: no I/O, no clocks.
+
+import { findPhoneNumbersInText, type CountryCode } from 'libphonenumber-js';
+import { KEY, type TypedValue } from './types.js';
+
+/** Default countries tried for numbers written without `+`: NANP, then a trunk-0 plan. */
+const DEFAULT_COUNTRIES: readonly CountryCode[] = ['US', 'GB'];
+/** A phone needs a digit beside a phone's punctuation, or 10 digits in a row: a quick pre-test. */
+const MAY_HOLD_PHONE = /\d[\s().-]\d|\+\d|\d{10}/;
+
+/** The phones of an NFKC text, in text order, at most `max`. */
+export function readPhones(text: string, max: number): TypedValue[] {
+  const out: TypedValue[] = [];
+  if (!MAY_HOLD_PHONE.test(text)) return out;
+  for (const country of DEFAULT_COUNTRIES) {
+    let found: ReturnType<typeof findPhoneNumbersInText>;
+    try {
+      found = findPhoneNumbersInText(text, { defaultCountry: country });
+    } catch {
+      continue;
+    }
+    for (const f of found) {
+      if (out.length >= max) return out;
+      if (out.some((o) => f.startsAt < o.end && f.endsAt > o.start)) continue;
+      const raw = text.slice(f.startsAt, f.endsAt);
+      // A bare run of digits inside a longer number or an id is not a phone.
+      if (/^\d+$/.test(raw) && raw.length < 10) continue;
+      const key = KEY.phone + f.number.nationalNumber;
+      out.push({ kind: 'phone', raw, start: f.startsAt, end: f.endsAt, keys: [key], key });
+    }
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
