@@ -162,7 +162,8 @@ function answerValues(answer: string, tokens: readonly DataToken[], forms: reado
     const data = f.kind === 'number' ? numeralIsData(f) : holdsData;
     if (!data || seen.has(f.key)) continue;
     seen.add(f.key);
-    const tokenKeys = f.kind === 'number' ? f.keys.map(plain) : f.kind === 'identifier' ? [] : inner.length === 1 ? inner : [];
+    // The fast path looks a typed value up by its plain keys where the token index holds that form (`2026-11-28`, `02:00`, `4850`).
+    const tokenKeys = f.kind === 'number' || f.kind === 'date' || f.kind === 'time' || f.kind === 'month' ? f.keys.map(plain) : [];
     out.push({ key: plain(f.key), raw: f.raw, tokens: tokenKeys, typed: f.keys, typedValue: f, ...(f.kind === 'phone' && inner.length > 0 ? { inner } : {}) });
   }
   const everywhere = new Map<string, number>();
@@ -238,15 +239,13 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
   // display-grouped identifiers whose join some source holds.
   const forms: TypedValue[] = readForms(answer, L.maxFormsPerText, false);
   const overlaps = (a: { start: number; end: number }) => forms.some((f) => a.start < f.end && a.end > f.start);
-  for (const n of readNumbers(answer, L.maxFormsPerText)) if (!overlaps(n)) forms.push(n);
   for (const g of groupedJoins(answer, L.maxFormsPerText)) {
     if (overlaps(g)) continue;
     const key = KEY.identifier + g.key;
     if (served.lookup(key) === undefined && exemptServed.lookup(key) === undefined) continue;
-    // The numerals inside a grouped identifier are its groups, not numbers.
-    for (let i = forms.length - 1; i >= 0; i--) if (forms[i]!.kind === 'number' && forms[i]!.start < g.end && forms[i]!.end > g.start) forms.splice(i, 1);
     forms.push({ kind: 'identifier', raw: g.raw, start: g.start, end: g.end, keys: [key], key });
   }
+  for (const n of readNumbers(answer, L.maxFormsPerText)) if (!overlaps(n)) forms.push(n);
   forms.sort((a, b) => a.start - b.start);
   const values = answerValues(answer, extraction.tokens, forms);
   if (values.length === 0) {

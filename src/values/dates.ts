@@ -111,9 +111,13 @@ function fromResult(r: chrono.ParsedResult, served: boolean, values: TypedValue[
     const dates = new Set<string>();
     const first = isoDate(k.y, k.m, k.d);
     if (first) dates.add(first);
-    const bare = text.trim();
-    if (second && NUMERIC_DATE.test(bare)) {
-      for (const o of second.parse(bare, FIXED_REFERENCE)) {
+    // The date part ends where a clock starts (`Nov 30, 2025 at 2:00 AM`).
+    const clock = CLOCK.exec(text);
+    let dateText = clock ? text.slice(0, clock.index).replace(/[\s,]*(?:at|um|à|a las|alle|às|om|в)?\s*$/i, '') : text;
+    const lead = /^(?:on|am|le|el|il|em|op|at)\s+/i.exec(dateText)?.[0].length ?? 0;
+    dateText = dateText.slice(lead);
+    if (second && NUMERIC_DATE.test(dateText)) {
+      for (const o of second.parse(dateText, FIXED_REFERENCE)) {
         const ko = known(o.start);
         if (ko.y !== undefined && ko.m !== undefined && ko.d !== undefined) {
           const d = isoDate(ko.y, ko.m, ko.d);
@@ -122,11 +126,6 @@ function fromResult(r: chrono.ParsedResult, served: boolean, values: TypedValue[
       }
     }
     if (dates.size === 0) return;
-    // The date part ends where a clock starts (`Nov 30, 2025 at 2:00 AM`).
-    const clock = CLOCK.exec(text);
-    let dateText = clock ? text.slice(0, clock.index).replace(/[\s,]*(?:at|um|à|a las|alle|às|om|в)?\s*$/i, '') : text;
-    const lead = /^(?:on|am|le|el|il|em|op)\s+/i.exec(dateText)?.[0].length ?? 0;
-    dateText = dateText.slice(lead);
     const start = r.index + lead;
     const keys = [...dates].map((d) => KEY.date + d);
     if (served) keys.push(...[...dates].map((d) => KEY.month + d.slice(0, 7)));

@@ -4,8 +4,8 @@
 // difference, product or ratio of two or three served numbers; a number the model computed itself
 // in writing (`$402 + $306 + $308 + $16005 = $17021`) whose operands are served and whose
 // arithmetic is right; a date or month that is a served date shifted by a relative expression the
-// user or system wrote. Exact, or to the precision the value states (to its trailing zeros only
-// when hedged). Never the clock; bounded by its callers' caps. Pure: no I/O, no clocks, no globals.
+// user or system wrote. Exact, or to the precision the value states (arithmetic: exact or to the
+// decimals stated). Never the clock; bounded by its callers' caps. Pure: no I/O, no clocks, no globals.
 
 import type { NumberReading } from './types.js';
 import type { ServedDate, ServedNumber } from './served.js';
@@ -140,7 +140,9 @@ export function arithmeticOperands(pool: readonly ServedNumber[], max: number): 
  * numerator of a ratio.
  */
 export function deriveNumber(t: StatedNumber, operands: readonly ServedNumber[], bounds: ArithmeticBounds, one?: ServedNumber): Derivation | undefined {
-  const rounding = t.hedged ? 'full' : 'fine';
+  // Exact, or to the decimals stated; a hedge widens it to the trailing zeros stated only when they
+  // leave three significant digits (`about $2,340` of 2340.50; `about 39,000` is no rounded sum).
+  const rounding = t.hedged && t.significant >= 3 ? 'full' : 'fine';
   const meets = (v: number) => Number.isFinite(v) && (meetsNumber(t, v, rounding) || (v < 0 && meetsNumber(t, -v, rounding)));
   const pair = operands.slice(0, bounds.maxPairOperands);
   const w = (n: ServedNumber) => n.text;

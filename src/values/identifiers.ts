@@ -28,7 +28,8 @@ export function identifierKey(token: string): string | undefined {
 export function identifierKeys(text: string, max: number, visit: (key: string) => boolean): void {
   let n = 0;
   for (const m of text.matchAll(TOKEN)) {
-    const k = identifierKey(m[0]);
+    // A long run of digits (an ICCID, an account number) is keyed too: a display-grouped join may meet it.
+    const k = identifierKey(m[0]) ?? (/^\d+$/.test(m[0]) && m[0].length >= MIN_JOINED_CHARS ? KEY.identifier + m[0] : undefined);
     if (k !== undefined && (n++ >= max || !visit(k))) return;
   }
   for (const g of groupedJoins(text, max)) if (n++ >= max || !visit(KEY.identifier + g.key)) return;

@@ -1,10 +1,9 @@
 // Numbers as people write them in many locales: the grouping and decimal marks and the grouping
 // sizes are learned from CLDR through `Intl.NumberFormat(locale).formatToParts` for a list of
 // locales (never a hand table of marks). A numeral well-formed under several conventions has
-// several readings (`12.480` is 12.48 and 12480); a text whose unambiguous numerals show one
-// convention (`1.409,50`, `1,234.50`) reads its ambiguous ones by that convention only; with no
-// such sign, a comma followed by exactly three digits is read as grouping only (`1,234` is 1234),
-// as English, Chinese, Japanese, Korean and Hindi write it. Must never read digits glued to a word,
+// several readings (`12.480` is 12.48 and 12480); a comma followed by exactly three digits is read
+// as grouping only (`1,234` is 1234, as English, Chinese, Japanese, Korean and Hindi write it)
+// unless the text's unambiguous numerals show a decimal comma (`12,90 €`, `1.409,50`). Must never read digits glued to a word,
 // an id, a date, a time or a version; never do I/O. Pure, bounded by the caller's text.
 
 import type { NumberReading } from './types.js';
@@ -144,21 +143,12 @@ export function readNumerals(text: string, max: number): Numeral[] {
     }
     found.push({ raw: m[1]! + body, start: m.index, negative: m[1] !== '', all });
   }
-  // The text's own convention: conventions every unambiguous numeral fits.
-  let fixed: Set<Convention> | undefined;
-  for (const f of found) {
-    if (f.all.length !== 1 || !/[,.' ’]/.test(f.raw)) continue;
-    const fits = new Set(f.all[0]!.conventions);
-    fixed = fixed ? new Set([...fixed].filter((c) => fits.has(c))) : fits;
-  }
+  // A comma then three digits is a decimal comma only in a text whose unambiguous numerals show
+  // one (`12,90 €`, `1.409,50`); otherwise it groups. Every other ambiguous numeral keeps both readings.
+  const commaDecimal = found.some((f) => f.all.length === 1 && f.all[0]!.reading.decimals > 0 && f.all[0]!.conventions.every((c) => c.decimal === ','));
   return found.map((f) => {
     let all = f.all;
-    if (fixed && fixed.size > 0 && all.length > 1) {
-      const kept = all.filter((r) => r.conventions.some((c) => fixed!.has(c)));
-      if (kept.length > 0) all = kept;
-    } else if (all.length > 1 && COMMA_THOUSANDS.test(f.raw.replace(/^[-−]/, ''))) {
-      all = all.filter((r) => r.reading.decimals === 0);
-    }
+    if (!commaDecimal && all.length > 1 && COMMA_THOUSANDS.test(f.raw.replace(/^[-−]/, ''))) all = all.filter((r) => r.reading.decimals === 0);
     const sign = f.negative ? -1 : 1;
     return {
       raw: f.raw,

@@ -7,21 +7,22 @@
 /// <reference path="./js-quantities.d.ts" />
 import Qty from 'js-quantities';
 
-/** The last word of a JSON key as a unit word (`consumption_mwh` -> `mwh`, `sizeGb` -> `Gb`), if any. */
+/** The last word of a JSON key as a unit word (`consumption_mwh` -> `mwh`, `sizeGb` -> `Gb`, `bytes`), if any. */
 export function unitOfKey(key: string | undefined): string | undefined {
   if (key === undefined) return undefined;
   const words = key.split(/[_\-.\s]+|(?<=[a-z0-9])(?=[A-Z])/).filter((w) => w !== '');
-  if (words.length < 2) return undefined;
   const last = words[words.length - 1]!;
-  return /^[a-z]{1,8}$/i.test(last) ? last : undefined;
+  if (!/^[a-z]{1,8}$/i.test(last)) return undefined;
+  // A key of one word names a unit only when it is one (`bytes`, `seconds`; not `count`).
+  return words.length >= 2 || (last.length >= 2 && isUnit(last)) ? last : undefined;
 }
 
 /** A unit word right after a number (one blank at most between them). */
-const UNIT_AFTER = /^ ?([A-Za-zµ°%]{1,8})(?![A-Za-z0-9])/;
+const UNIT_AFTER = /^ ?([A-Za-zµ°%]{1,12}(?:-[A-Za-z]{1,8})?)(?![A-Za-z0-9])/;
 
 /** The unit word written right after `end` in `text` (`1,234 MWh` -> `MWh`), if any. */
 export function unitAfter(text: string, end: number): string | undefined {
-  return UNIT_AFTER.exec(text.slice(end, end + 10))?.[1];
+  return UNIT_AFTER.exec(text.slice(end, end + 24))?.[1];
 }
 
 const cache = new Map<string, Qty | null>();
@@ -30,7 +31,7 @@ function unitOf(word: string): Qty | undefined {
   const hit = cache.get(word);
   if (hit !== undefined) return hit ?? undefined;
   let q: Qty | null = null;
-  for (const w of [word, word.toLowerCase(), word.toUpperCase(), word.replace(/^(\w)(\w*)$/, (_m, a: string, b: string) => a.toUpperCase() + b.toLowerCase())]) {
+  for (const w of [word, word.replace(/-/g, ' '), word.toLowerCase(), word.toUpperCase(), word.replace(/^(\w)(\w*)$/, (_m, a: string, b: string) => a.toUpperCase() + b.toLowerCase())]) {
     try {
       q = Qty.parse(`1 ${w}`);
     } catch {
