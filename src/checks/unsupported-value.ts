@@ -269,15 +269,16 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
   };
   let shifts: Shift[] | undefined;
   const relative = () => (shifts ??= relativeShifts(input.exemptTexts, 64));
-  let acceptedIndex: ReturnType<typeof buildEvidenceIndex> | undefined;
-  let acceptedCalls: { text: string; callId?: string; toolName?: string }[] | undefined;
+  let acceptedArgs: { index: ReturnType<typeof buildEvidenceIndex>; typed: ServedValues; calls: { text: string; callId?: string; toolName?: string }[] } | undefined;
   const acceptedArguments = () => {
-    if (!acceptedIndex) {
+    if (!acceptedArgs) {
       const byCall = new Map(results.filter((r) => r.callId).map((r) => [r.callId!, r]));
-      acceptedCalls = (input.windowCalls ?? []).filter((c) => c.callId !== undefined && byCall.has(c.callId) && accepted(byCall.get(c.callId)!.text));
-      acceptedIndex = buildEvidenceIndex(acceptedCalls, bounds.maxIndexTokens);
+      const calls = (input.windowCalls ?? [])
+        .filter((c) => c.callId !== undefined && byCall.has(c.callId) && accepted(byCall.get(c.callId)!.text))
+        .map((c) => ({ ...c, toolName: c.toolName ?? byCall.get(c.callId!)!.toolName }));
+      acceptedArgs = { index: buildEvidenceIndex(calls, bounds.maxIndexTokens), typed: new ServedValues(calls, memo, L.maxFormKeys), calls };
     }
-    return { index: acceptedIndex, calls: acceptedCalls! };
+    return acceptedArgs;
   };
 
   const incompleteReasons: string[] = [];
@@ -389,7 +390,7 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
     }
     // 3. An argument of a call in the window that the tool accepted.
     const acc = acceptedArguments();
-    const accAt = firstToken(v.tokens, acc.index) ?? (v.typed.length > 0 ? new ServedValues(acc.calls, memo).lookupAny(v.typed)?.at : undefined);
+    const accAt = acc.calls.length === 0 ? undefined : (firstToken(v.tokens, acc.index) ?? acc.typed.lookupAny(v.typed)?.at);
     if (accAt !== undefined) {
       const call = acc.calls[accAt]!;
       derive(v, `an argument of ${call.toolName ? `'${quoteText(call.toolName, bounds.quotedValueChars)}'` : 'a tool call'} that the tool accepted`, `call ${quoteText(call.callId ?? '', bounds.quotedValueChars)}, whose result in the window holds something and is no error`);

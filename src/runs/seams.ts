@@ -12,7 +12,7 @@ import { buildFrame, resultText, type Frame } from './frame.js';
 import { servedKey, type ConversationState, type ConversationStore } from './conversations.js';
 import { ledgerRowOf } from './ledger-row.js';
 import { withSoleArgument } from './sole-argument.js';
-import { unsupportedArguments, type EarlierServed, type ExternalGroundUse } from '../checks/unsupported-argument.js';
+import { unsupportedArguments, UNSUPPORTED_ARGUMENT, type DerivedUse, type EarlierServed, type ExternalGroundUse } from '../checks/unsupported-argument.js';
 import { danglingReferences } from '../checks/dangling-reference.js';
 import { emptyLookups, NO_PRODUCER_RESULT } from '../checks/empty-lookup.js';
 import { resultColumns } from '../checks/result-columns.js';
@@ -28,7 +28,7 @@ import type { Declarations } from '../declarations/types.js';
 import type { Redaction } from './footprint.js';
 import { redactValue } from '../findings/quote.js';
 import { fitBytes } from '../findings/events.js';
-import { ATTR_DERIVATION, ATTR_FINDING_GROUNDING, ATTR_FINDING_KIND, ATTR_FINDING_PREDICATE, ATTR_FINDING_VALUE, EVENT_VALUE_DERIVED, GROUNDING_DERIVED, ATTR_ANSWER_REASONS, ATTR_ANSWER_STANDING, ATTR_ANSWER_STATEMENT, EVENT_ANSWER_STANDING } from '../findings/names.js';
+import { ATTR_DERIVATION, ATTR_TOOL_CALL_ID, ATTR_TOOL_NAME, ATTR_FINDING_GROUNDING, ATTR_FINDING_KIND, ATTR_FINDING_PREDICATE, ATTR_FINDING_VALUE, EVENT_VALUE_DERIVED, GROUNDING_DERIVED, ATTR_ANSWER_REASONS, ATTR_ANSWER_STANDING, ATTR_ANSWER_STATEMENT, EVENT_ANSWER_STANDING } from '../findings/names.js';
 
 export interface SeamContext {
   limits: Limits;
@@ -135,8 +135,10 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
     inputCaptured: true,
     maxArgumentLeaves: limits.maxArgumentLeaves,
     quotedValueChars: limits.quotedValueChars,
+    memo: valueMemoOf(state),
   });
   out.findings.push(...offer.findings, ...choice.findings);
+  out.events.push(...derivedEvents(choice.derived, req.endTimeUnixNano, ctx));
   out.tallies.push(offer.tally, choice.tally);
   out.externalGroundsUsed.push(...choice.externalGroundsUsed);
   if (req.toolCalls.length === 0 && req.outputText.some((t) => t.trim() !== '')) checkAnswer(ctx, state, req, frame, out);
@@ -175,6 +177,7 @@ function checkLateDeclaration(ctx: SeamContext, state: ConversationState, ex: To
     inputCaptured: true,
     maxArgumentLeaves: ctx.limits.maxArgumentLeaves,
     quotedValueChars: ctx.limits.quotedValueChars,
+    memo: valueMemoOf(state),
   });
   out.findings.push(...choice.findings);
   out.tallies.push(choice.tally);
@@ -259,7 +262,7 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
       ],
       writtenTexts: frame.written.map((w) => w.text),
       windowCalls: frame.written.filter((w) => w.source === 'assistant-tool-call').map((w) => ({ text: w.text, ...(w.callId ? { callId: w.callId } : {}) })),
-      memo: (state.valueMemo ??= new ValueMemo(VALUE_SEARCH_LIMITS.maxMemoTexts, VALUE_SEARCH_LIMITS.maxMemoTextChars)),
+      memo: valueMemoOf(state),
       inputCaptured: true,
       bounds: { maxAnswerTokens: 20_000, maxIndexTokens: 200_000, quotedValueChars: limits.quotedValueChars },
     });
@@ -322,6 +325,28 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
       [ATTR_ANSWER_STATEMENT]: fitBytes(standing.statement, limits.maxWrittenAttributeBytes),
     },
   });
+}
+
+/** The conversation's memo of typed readings of served strings (src/values/served.ts), made on first need. */
+function valueMemoOf(state: ConversationState): ValueMemo {
+  return (state.valueMemo ??= new ValueMemo(VALUE_SEARCH_LIMITS.maxMemoTexts, VALUE_SEARCH_LIMITS.maxMemoTextChars));
+}
+
+/** `footprint.value.derived` events for arguments that passed as derivations of served values (their witnesses). */
+function derivedEvents(derived: readonly DerivedUse[], timeUnixNano: bigint, ctx: SeamContext): SpanEventData[] {
+  return derived.slice(0, VALUE_SEARCH_LIMITS.maxDerivedEvents).map((d) => ({
+    name: EVENT_VALUE_DERIVED,
+    timeUnixNano,
+    attributes: {
+      [ATTR_FINDING_KIND]: UNSUPPORTED_ARGUMENT,
+      [ATTR_TOOL_NAME]: d.toolName,
+      ...(d.toolCallId ? { [ATTR_TOOL_CALL_ID]: d.toolCallId } : {}),
+      [ATTR_FINDING_PREDICATE]: d.path,
+      [ATTR_FINDING_VALUE]: redactValue(d.value, ctx.redaction, ctx.limits.quotedValueChars),
+      [ATTR_FINDING_GROUNDING]: GROUNDING_DERIVED,
+      [ATTR_DERIVATION]: fitBytes(`${d.formula}; from ${d.from}`, ctx.limits.maxWrittenAttributeBytes),
+    },
+  }));
 }
 
 function notArmed(check: string): CheckTally {

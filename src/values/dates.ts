@@ -49,11 +49,45 @@ const LOCALES: readonly [string, chrono.Chrono][] = [
 ];
 
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A month name written beside a digit (`19. Mai`, `mai 2024`): a quick test that a language's parser has work. */
+function besideDigit(names: readonly string[]): RegExp {
+  const n = `(?<!\\p{L})(?:${names.map(esc).join('|')})(?!\\p{L})`;
+  return new RegExp(`\\d[\\s.,]{0,3}(?:de\\s+)?${n}|${n}\\.?[\\s,]{0,3}\\d`, 'iu');
+}
 const OTHER_PARSERS: readonly LocaleParser[] = Object.freeze([
-  ...LOCALES.map(([locale, parser]) => ({ parser, may: new RegExp(`(?<!\\p{L})(?:${monthNames(locale).map(esc).join('|')})`, 'iu') })),
+  ...LOCALES.map(([locale, parser]) => ({ parser, may: besideDigit(monthNames(locale)) })),
   { parser: chrono.ja.casual, may: /\d\s*年\s*\d{1,2}\s*月/ },
   { parser: chrono.zh.casual, may: /[\d〇一二三四五六七八九十]\s*年\s*[\d一二三四五六七八九十]{1,3}\s*月/ },
 ]);
+
+/** A text may hold a date or time only with a numeric date, a clock, or an English month name beside a digit. */
+const NUMERIC_OR_CLOCK = /\d{1,4}[-/.]\d{1,2}[-/.]\d|\d:\d\d/;
+const ENGLISH_MONTH = besideDigit(monthNames('en'));
+/** A bare ISO 8601 date, date-time or clock (a machine's format, as tool results write them): keyed without chrono. */
+const ISO_LEAF = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$|^(\d{2}):(\d{2})(?::(\d{2}))?(?:\+(\d))?$/i;
+
+/** Where a long text may hold a date: windows around digits beside date or clock marks or month names, merged. */
+const HINT = /\d{1,4}[-/.]\d{1,2}[-/.]\d|\d:\d\d|\d\s*年|\d[\s.,]{0,3}\p{L}{3,}|\p{L}{3,}\.?[\s,]{0,3}\d/gu;
+const WINDOW = 48;
+function windows(text: string): [number, number][] {
+  if (text.length <= 4 * WINDOW) return [[0, text.length]];
+  const out: [number, number][] = [];
+  for (const m of text.matchAll(HINT)) {
+    const a = Math.max(0, m.index - WINDOW);
+    const b = Math.min(text.length, m.index + m[0].length + WINDOW);
+    const last = out[out.length - 1];
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else out.push([a, b]);
+  }
+  // A window starts and ends at a blank, so no word is cut.
+  return out.map(([a, b]) => {
+    let x = a;
+    while (x > 0 && !/\s/.test(text[x - 1]!)) x--;
+    let y = b;
+    while (y < text.length && !/\s/.test(text[y]!)) y++;
+    return [x, y];
+  });
+}
 
 /** `11/30/2025`, `30.11.2025`, `2025/11/30`: a numeric date, read both ways where day and month are ambiguous. */
 const NUMERIC_DATE = /^\d{1,4}([/.-])\d{1,2}\1\d{2,4}$/;
@@ -151,13 +185,39 @@ function fromResult(r: chrono.ParsedResult, served: boolean, values: TypedValue[
 export function readDates(text: string, served: boolean): TypedValue[] {
   const values: TypedValue[] = [];
   if (!/\d/.test(text)) return values;
-  for (const r of chrono.casual.parse(text, FIXED_REFERENCE)) fromResult(r, served, values, chrono.en.GB);
-  for (const p of OTHER_PARSERS) {
-    if (!p.may.test(text)) continue;
-    for (const r of p.parser.parse(text, FIXED_REFERENCE)) {
-      const more: TypedValue[] = [];
-      fromResult(r, served, more);
-      for (const v of more) if (!values.some((o) => v.start < o.end && v.end > o.start)) values.push(v);
+  const iso = ISO_LEAF.exec(text);
+  if (iso) {
+    if (iso[1]) {
+      const d = isoDate(Number(iso[1]), Number(iso[2]), Number(iso[3]));
+      if (!d) return values;
+      const keys = [KEY.date + d, ...(served ? [KEY.month + d.slice(0, 7)] : [])];
+      values.push({ kind: 'date', raw: text.slice(0, 10), start: 0, end: 10, keys, key: keys[0]!, date: d });
+      if (iso[4]) {
+        const t = timeKeys(Number(iso[4]), Number(iso[5]), iso[6] !== undefined ? Number(iso[6]) : undefined, undefined, served);
+        if (t.length > 0) values.push({ kind: 'time', raw: text.slice(11), start: 11, end: text.length, keys: t, key: t[0]! });
+      }
+      return values;
+    }
+    const t = timeKeys(Number(iso[7]), Number(iso[8]), iso[9] !== undefined ? Number(iso[9]) : undefined, iso[10] !== undefined ? Number(iso[10]) : undefined, served);
+    if (t.length > 0) values.push({ kind: 'time', raw: text, start: 0, end: text.length, keys: t, key: t[0]! });
+    return values;
+  }
+  // A long text is read only around what may be a date or a clock (chrono reads every word it is given).
+  for (const [from, to] of windows(text)) {
+    const part = text.slice(from, to);
+    const found: TypedValue[] = [];
+    if (NUMERIC_OR_CLOCK.test(part) || ENGLISH_MONTH.test(part)) for (const r of chrono.casual.parse(part, FIXED_REFERENCE)) fromResult(r, served, found, chrono.en.GB);
+    for (const p of OTHER_PARSERS) {
+      if (!p.may.test(part)) continue;
+      for (const r of p.parser.parse(part, FIXED_REFERENCE)) {
+        const more: TypedValue[] = [];
+        fromResult(r, served, more);
+        for (const v of more) if (!found.some((o) => v.start < o.end && v.end > o.start)) found.push(v);
+      }
+    }
+    for (const v of found) {
+      const moved = { ...v, start: v.start + from, end: v.end + from };
+      if (!values.some((o) => moved.start < o.end && moved.end > o.start)) values.push(moved);
     }
   }
   return values.sort((a, b) => a.start - b.start);

@@ -314,6 +314,10 @@ export function deriveDate(value: string, anchors: readonly ServedDate[], shifts
         const sign = shift.months < 0 ? '−' : '+';
         if (isMonth ? m === value : `${m}-01` === value || lastDay(m) === value) return { anchor, shift, formula: `month of ${a} ${sign} ${Math.abs(shift.months)} (${q}) = ${m}${isMonth ? '' : `, whose ${value.endsWith('-01') ? 'first' : 'last'} day is ${value}`}` };
       }
+      if (shift.startOf && !isMonth) {
+        const start = shift.startOf === 'month' ? `${a.slice(0, 7)}-01` : shift.startOf === 'year' ? `${a.slice(0, 4)}-01-01` : addDays(a, -((new Date(`${a}T00:00:00Z`).getUTCDay() + 6) % 7));
+        if (start === value) return { anchor, shift, formula: `first day of the ${shift.startOf} of ${a} (${q}) = ${value}` };
+      }
       const ay = Number(a.slice(0, 4));
       if (shift.monthDay && !isMonth) {
         for (const y of [ay, ay - 1]) {

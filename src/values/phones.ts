@@ -9,13 +9,21 @@ import { KEY, type TypedValue } from './types.js';
 
 /** Default countries tried for numbers written without `+`: NANP, then a trunk-0 plan. */
 const DEFAULT_COUNTRIES: readonly CountryCode[] = ['US', 'GB'];
-/** A phone needs a digit beside a phone's punctuation, or 10 digits in a row: a quick pre-test. */
-const MAY_HOLD_PHONE = /\d[\s().-]\d|\+\d|\d{10}/;
+/** A run of 7 or more digits with only a phone's punctuation between them, not an ISO date: a quick pre-test. */
+const PHONE_RUN = /\+?\(?\d[\d \t().-]{5,}\d/g;
+function mayHoldPhone(text: string): boolean {
+  for (const m of text.matchAll(PHONE_RUN)) {
+    const run = m[0];
+    if (/^\d{4}-\d{2}-\d{2}/.test(run) && run.replace(/\D/g, '').length <= 8) continue;
+    if (run.replace(/\D/g, '').length >= 7) return true;
+  }
+  return false;
+}
 
 /** The phones of an NFKC text, in text order, at most `max`. */
 export function readPhones(text: string, max: number): TypedValue[] {
   const out: TypedValue[] = [];
-  if (!MAY_HOLD_PHONE.test(text)) return out;
+  if (!mayHoldPhone(text)) return out;
   for (const country of DEFAULT_COUNTRIES) {
     let found: ReturnType<typeof findPhoneNumbersInText>;
     try {

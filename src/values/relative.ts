@@ -4,7 +4,8 @@
 // of days (or months) is a shift of that many. chrono reads no phrase of moving a date ("moving it
 // back one day", "push it two days", "the following day", "the previous month"): those few are read
 // here, with chrono's own counts (one…twelve, a, an) and no direction where the words give none
-// ("back" is earlier to some and later to others: both are tried). Pure: no I/O, no clocks.
+// ("back" is earlier to some and later to others: both are tried), and "this week/month/year",
+// read both as the calendar period so far and as a rolling one. Pure: no I/O, no clocks.
 
 import * as chrono from 'chrono-node';
 
@@ -19,6 +20,8 @@ export interface Shift {
   monthDay?: { month: number; day: number };
   /** "in March": the year comes from the anchor. */
   month?: number;
+  /** "this week": the first day of the anchor's week (Monday), month or year. */
+  startOf?: 'week' | 'month' | 'year';
 }
 
 const R1 = new Date(Date.UTC(2001, 0, 10, 12));
@@ -31,6 +34,8 @@ const MOVE = new RegExp(
   `\\b(?:mov|push|shift|bring|brought|postpon|delay|reschedul|chang)\\w*\\b[^.?!\\n]{0,40}?\\b(?:(back|forward|ahead|up|earlier|later)\\s+)?(?:by\\s+)?${COUNT}\\s+(day|week)s?\\b(?:\\s+(back|forward|ahead|earlier|later|before|after))?`,
   'gi',
 );
+/** "this week", read both as the calendar week so far and as the last seven days (chrono reads no date in it). */
+const THIS_UNIT = /\b(?:this|the current)\s+(week|month|year)\b/gi;
 const FOLLOWING = /\bthe\s+(following|previous|preceding|next)\s+(day|week|month)\b/gi;
 
 function ymd(c: chrono.ParsedComponents) {
@@ -83,6 +88,12 @@ export function relativeShifts(texts: readonly string[], max: number): Shift[] {
       if (dir === 'earlier' || dir === 'before') push({ phrase: m[0], days: -days });
       else if (dir === 'later' || dir === 'after' || dir === 'forward' || dir === 'ahead') push({ phrase: m[0], days });
       else push({ phrase: m[0], days, eitherWay: true });
+    }
+    for (const m of text.matchAll(THIS_UNIT)) {
+      const unit = m[1]!.toLowerCase() as 'week' | 'month' | 'year';
+      push({ phrase: m[0], startOf: unit });
+      if (unit === 'week') push({ phrase: m[0], days: -7 });
+      else push({ phrase: m[0], months: unit === 'month' ? -1 : -12 });
     }
     for (const m of text.matchAll(FOLLOWING)) {
       const sign = /following|next/i.test(m[1]!) ? 1 : -1;
