@@ -131,7 +131,12 @@ export class FrameGrounds {
   private derived(iso: string): DerivedDate | undefined {
     if (this.relative().length === 0) return undefined;
     const { values, strings } = this.typedValues();
-    const d: DateDerivation | undefined = deriveDate(iso, values.dates(), this.relative());
+    // An expression that counts from today is anchored on a date the user or system wrote ("Today
+    // is …"); where they wrote none, on any served date (the latest tool timestamp stands for now).
+    const said = (a: { at: number }) => strings[a.at]!.source === 'user' || strings[a.at]!.source === 'system';
+    const anchors = values.dates();
+    const anySaid = anchors.some(said);
+    const d: DateDerivation | undefined = deriveDate(iso, anchors, this.relative(), (a) => !anySaid || said(a));
     return d ? { anchor: { date: d.anchor.date, served: strings[d.anchor.at]! }, phrase: d.shift.phrase, arithmetic: d.formula } : undefined;
   }
 

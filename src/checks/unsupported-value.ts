@@ -137,12 +137,12 @@ function digitCount(s: string): number {
   return n;
 }
 
-/** A numeral is data when its first reading has 4 digits, or it is a percentage with decimals and 3 (`99.5%`). */
-function numeralIsData(v: TypedValue): boolean {
+/** A numeral is data when a data token is written inside it, or its reading has 4 digits, or it is a percentage with decimals and 3 (`99.5%`). */
+function numeralIsData(v: TypedValue, holdsData: boolean): boolean {
   const r = v.numbers?.[0];
   if (!r) return false;
   const d = digitCount(plain(v.key));
-  return d >= 4 || (v.unit === '%' && r.decimals > 0 && d >= 3);
+  return holdsData || d >= 4 || (v.unit === '%' && r.decimals > 0 && d >= 3);
 }
 
 /** The answer's values: its typed forms and numerals, then every data token not only ever written inside one. */
@@ -159,7 +159,7 @@ function answerValues(answer: string, tokens: readonly DataToken[], forms: reado
       inForms.set(t.key, (inForms.get(t.key) ?? 0) + 1);
       return true;
     });
-    const data = f.kind === 'number' ? numeralIsData(f) : holdsData;
+    const data = f.kind === 'number' ? numeralIsData(f, holdsData) : holdsData;
     if (!data || seen.has(f.key)) continue;
     seen.add(f.key);
     // The fast path looks a typed value up by its plain keys where the token index holds that form (`2026-11-28`, `02:00`, `4850`).
@@ -232,8 +232,9 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
   const results = input.windowResults;
   const exemptSources = input.exemptTexts.map((text) => ({ text }));
   const memo = input.memo ?? new ValueMemo();
-  const served = new ServedValues(results, memo, L.maxFormKeys);
-  const exemptServed = new ServedValues(exemptSources, memo, L.maxFormKeys);
+  const maxKeys = Math.min(L.maxFormKeys, bounds.maxIndexTokens);
+  const served = new ServedValues(results, memo, maxKeys);
+  const exemptServed = new ServedValues(exemptSources, memo, maxKeys);
 
   // Typed forms of the answer: dates, months, times and phones, then numerals outside them, then
   // display-grouped identifiers whose join some source holds.
@@ -276,7 +277,7 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
       const calls = (input.windowCalls ?? [])
         .filter((c) => c.callId !== undefined && byCall.has(c.callId) && accepted(byCall.get(c.callId)!.text))
         .map((c) => ({ ...c, toolName: c.toolName ?? byCall.get(c.callId!)!.toolName }));
-      acceptedArgs = { index: buildEvidenceIndex(calls, bounds.maxIndexTokens), typed: new ServedValues(calls, memo, L.maxFormKeys), calls };
+      acceptedArgs = { index: buildEvidenceIndex(calls, bounds.maxIndexTokens), typed: new ServedValues(calls, memo, maxKeys), calls };
     }
     return acceptedArgs;
   };
@@ -284,7 +285,7 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
   const incompleteReasons: string[] = [];
   const answerReason = `the answer held more than ${bounds.maxAnswerTokens} data tokens; the rest were not checked`;
   const indexReason = `the window's tool results and user or system text held more than ${bounds.maxIndexTokens} data tokens; values not found in the part indexed could not be judged`;
-  const numbersReason = `the window held more than ${L.maxFormKeys} typed values; answer values not found among those read could not be judged`;
+  const typedReason = `the window held more than ${maxKeys} typed values of a kind; answer values not found among those read could not be judged`;
   const searchReason = `the answer held more than ${L.maxSearchedNumbers} numbers no result held as written; the rest were not searched for rounding, units or arithmetic`;
   if (extraction.truncated) {
     bump(tally, answerReason, 1);
@@ -377,15 +378,11 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
     } else if (tv && (tv.kind === 'date' || tv.kind === 'month')) {
       const value = plain(tv.key);
       const anchors = [...served.dates(), ...exemptServed.dates().map((d) => ({ ...d, at: results.length + d.at }))];
-      const d = relative().length > 0 ? deriveDate(value, anchors, relative()) : undefined;
+      const d = relative().length > 0 ? deriveDate(value, anchors, relative(), (a) => a.at >= results.length) : undefined;
       if (d) found = { formula: d.formula, from: d.anchor.at < results.length ? sourcesOf({ operands: [{ value: 0, text: d.anchor.date, at: d.anchor.at }] }, results, bounds.quotedValueChars) : `${d.anchor.date} (user or system text)`, ...(d.anchor.at < results.length ? { at: d.anchor.at } : {}) };
     }
     if (found) {
       if (found.formula !== '') derive(v, found.formula, found.from, found.at);
-      continue;
-    }
-    if (served.truncated || exemptServed.truncated) {
-      note(numbersReason);
       continue;
     }
     // 3. An argument of a call in the window that the tool accepted.
@@ -399,6 +396,10 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
     if (indexIncomplete) {
       bump(tally, indexReason, 1);
       if (!incompleteReasons.includes(indexReason)) incompleteReasons.push(indexReason);
+      continue;
+    }
+    if (served.truncated || exemptServed.truncated) {
+      note(typedReason);
       continue;
     }
     tally.checked++;

@@ -92,7 +92,7 @@ function windows(text: string): [number, number][] {
 /** `11/30/2025`, `30.11.2025`, `2025/11/30`: a numeric date, read both ways where day and month are ambiguous. */
 const NUMERIC_DATE = /^\d{1,4}([/.-])\d{1,2}\1\d{2,4}$/;
 /** A time written with minutes, and a day offset after it (`23:00`, `03:00:00+1`). */
-const CLOCK = /(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s?\+(\d)(?![\d:]))?/;
+const CLOCK = /(?<!\d)(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s?\+(\d)(?![\d:]))?/;
 const CLOCK_G = new RegExp(CLOCK.source, 'g');
 
 /** The year, month and day chrono knows (not implied), if all three. */
@@ -147,7 +147,7 @@ function fromResult(r: chrono.ParsedResult, served: boolean, values: TypedValue[
     if (first) dates.add(first);
     // The date part ends where a clock starts (`Nov 30, 2025 at 2:00 AM`).
     const clock = CLOCK.exec(text);
-    let dateText = clock ? text.slice(0, clock.index).replace(/[\s,]*(?:at|um|à|a las|alle|às|om|в)?\s*$/i, '') : text;
+    let dateText = clock ? text.slice(0, clock.index).replace(/[\s,:T]*(?:at|um|à|a las|alle|às|om|в)?[\s,:]*$/i, '') : text;
     const lead = /^(?:on|am|le|el|il|em|op|at)\s+/i.exec(dateText)?.[0].length ?? 0;
     dateText = dateText.slice(lead);
     if (second && NUMERIC_DATE.test(dateText)) {

@@ -89,8 +89,10 @@ function minorDigits(currency: string): number {
 function conversions(t: StatedNumber, n: ServedNumber): { value: number; label: string }[] {
   const out: { value: number; label: string }[] = [];
   if (t.unit && n.unit && t.unit !== '%') {
-    const v = convert(n.value, n.unit, t.unit);
-    if (v !== undefined) out.push({ value: v, label: `${n.unit} → ${t.unit}` });
+    for (const v of convert(n.value, n.unit, t.unit)) out.push({ value: v, label: `${n.unit} → ${t.unit}` });
+    // `MB`, `GB` … written for binary multiples (as many systems print them): also read as `MiB`, `GiB` ….
+    const binary = /^([kKMGTP])B$/.exec(t.unit);
+    if (binary) for (const v of convert(n.value, n.unit, `${binary[1]!.toUpperCase()}iB`)) out.push({ value: v, label: `${n.unit} → ${binary[1]!.toUpperCase()}iB (written ${t.unit})` });
   }
   if (t.currency && n.unit && /^cents?$/i.test(n.unit)) out.push({ value: n.value / 10 ** minorDigits(t.currency), label: `minor units → ${t.currency}` });
   if (t.unit === '%' && (n.unit === undefined || /^(ratio|rate|fraction|share)$/i.test(n.unit))) out.push({ value: n.value * 100, label: 'ratio × 100 %' });
@@ -293,14 +295,19 @@ function lastDay(month: string): string {
 
 /**
  * How a date (`YYYY-MM-DD`) or a month (`YYYY-MM`) follows from a served date and a relative
- * expression: the date shifted by the days (both ways when the words give no direction; "last 7
+ * expression (one that counts from today only from an anchor `today` accepts: a date the user or
+ * system wrote): the date shifted by the days (both ways when the words give no direction; "last 7
  * days" also counted inclusively), the month shifted by the months (and its first or last day), a
  * month and day or a named month in the anchor's year (or the one before or after).
  */
-export function deriveDate(value: string, anchors: readonly ServedDate[], shifts: readonly Shift[]): DateDerivation | undefined {
+export function deriveDate(value: string, anchors: readonly ServedDate[], shifts: readonly Shift[], today: (anchor: ServedDate) => boolean = () => true): DateDerivation | undefined {
   const isMonth = value.length === 7;
   for (const shift of shifts) {
     for (const anchor of anchors) {
+      // "yesterday", "last month" count from today: only a date `today` accepts anchors them (a
+      // named month or a month and day take only their year from the anchor).
+      const fromToday = shift.days !== undefined || shift.months !== undefined || shift.startOf !== undefined;
+      if (fromToday && !shift.anaphoric && !today(anchor)) continue;
       const a = anchor.date;
       const q = `"${shift.phrase}"`;
       if (shift.days !== undefined && !isMonth) {
@@ -309,7 +316,8 @@ export function deriveDate(value: string, anchors: readonly ServedDate[], shifts
         if (Math.abs(shift.days) >= 2) tries.add(shift.days + Math.sign(-shift.days));
         for (const d of tries) if (addDays(a, d) === value) return { anchor, shift, formula: `${a} ${d < 0 ? '−' : '+'} ${Math.abs(d)} day(s) (${q}) = ${value}` };
       }
-      if (shift.months !== undefined) {
+      // A span of a year or more ("the last 12 months") names no one month.
+      if (shift.months !== undefined && !(isMonth && Math.abs(shift.months) >= 12)) {
         const m = addMonths(a, shift.months).slice(0, 7);
         const sign = shift.months < 0 ? '−' : '+';
         if (isMonth ? m === value : `${m}-01` === value || lastDay(m) === value) return { anchor, shift, formula: `month of ${a} ${sign} ${Math.abs(shift.months)} (${q}) = ${m}${isMonth ? '' : `, whose ${value.endsWith('-01') ? 'first' : 'last'} day is ${value}`}` };

@@ -117,12 +117,16 @@ export interface Numeral {
 
 /** A comma then exactly three digits, nothing more: grouping unless the text says otherwise. */
 const COMMA_THOUSANDS = /^\d{1,3},\d{3}$/;
+/** A dot then three digits: a decimal, or German-style grouping. */
+const DOT_THOUSANDS = /^\d{1,3}(?:\.\d{3})+$/;
 
 /**
  * The numerals of an NFKC text, at most `max`, each with its readings. A blank is read as a
  * grouping mark only between groups of exactly three digits after a lead of 1–3 (`12 345,50`).
+ * `served`: the text is a tool's output, where `1.234` is a decimal unless the text shows a
+ * decimal comma (an answer's `12.480` keeps both readings: the model may have localised it).
  */
-export function readNumerals(text: string, max: number): Numeral[] {
+export function readNumerals(text: string, max: number, served = false): Numeral[] {
   const found: { raw: string; start: number; negative: boolean; all: ReturnType<typeof numeralReadings> }[] = [];
   for (const m of text.matchAll(CANDIDATE)) {
     if (found.length >= max) break;
@@ -149,6 +153,8 @@ export function readNumerals(text: string, max: number): Numeral[] {
   return found.map((f) => {
     let all = f.all;
     if (!commaDecimal && all.length > 1 && COMMA_THOUSANDS.test(f.raw.replace(/^[-−]/, ''))) all = all.filter((r) => r.reading.decimals === 0);
+    // Served text is a program's output: a dot there is a decimal point unless the text shows a decimal comma.
+    if (served && !commaDecimal && all.length > 1 && DOT_THOUSANDS.test(f.raw.replace(/^[-−]/, ''))) all = all.filter((r) => r.reading.decimals > 0);
     const sign = f.negative ? -1 : 1;
     return {
       raw: f.raw,

@@ -4,7 +4,7 @@
 // Numbers without a country code are read as North American, then as a trunk-prefix (`0…`)
 // number. Only numbers libphonenumber-js finds valid are read. Pure: no I/O, no clocks.
 
-import { findPhoneNumbersInText, type CountryCode } from 'libphonenumber-js';
+import { findPhoneNumbersInText, type CountryCode, type PhoneNumber } from 'libphonenumber-js';
 import { KEY, type TypedValue } from './types.js';
 
 /** Default countries tried for numbers written without `+`: NANP, then a trunk-0 plan. */
@@ -18,6 +18,12 @@ function mayHoldPhone(text: string): boolean {
     if (run.replace(/\D/g, '').length >= 7) return true;
   }
   return false;
+}
+
+const groups = (s: string) => s.replace(/[^\d ]/g, ' ').trim().split(/\s+/).map((g) => g.length).join(',');
+function groupedAsFormatted(raw: string, n: PhoneNumber): boolean {
+  const written = groups(raw);
+  return [n.formatNational(), n.formatInternational()].some((f) => groups(f) === written || groups(f).endsWith(`,${written}`));
 }
 
 /** The phones of an NFKC text, in text order, at most `max`. */
@@ -37,6 +43,9 @@ export function readPhones(text: string, max: number): TypedValue[] {
       const raw = text.slice(f.startsAt, f.endsAt);
       // A bare run of digits inside a longer number or an id is not a phone.
       if (/^\d+$/.test(raw) && raw.length < 10) continue;
+      // Digits split by blanks only are a phone when they are grouped as the number's country groups
+      // it (libphonenumber-js's national or international format); numbers in a table row are not.
+      if (/^[\d ]+$/.test(raw) && raw.includes(' ') && !groupedAsFormatted(raw, f.number)) continue;
       const key = KEY.phone + f.number.nationalNumber;
       out.push({ kind: 'phone', raw, start: f.startsAt, end: f.endsAt, keys: [key], key });
     }

@@ -25,24 +25,40 @@ export function unitAfter(text: string, end: number): string | undefined {
   return UNIT_AFTER.exec(text.slice(end, end + 24))?.[1];
 }
 
-const cache = new Map<string, Qty | null>();
-/** Unit spellings js-quantities wants in one case or the other: tried as written, lower and upper. */
-function unitOf(word: string): Qty | undefined {
+const cache = new Map<string, Qty[]>();
+/**
+ * Every unit a word may name (js-quantities is case-sensitive: `mwh` in a JSON key is `MWh` or
+ * `mWh`), tried as written, without hyphens, lower, upper, capitalised, then (for a symbol of
+ * 2–5 letters) in every casing.
+ */
+function unitsOf(word: string): Qty[] {
   const hit = cache.get(word);
-  if (hit !== undefined) return hit ?? undefined;
-  let q: Qty | null = null;
-  for (const w of [word, word.replace(/-/g, ' '), word.toLowerCase(), word.toUpperCase(), word.replace(/^(\w)(\w*)$/, (_m, a: string, b: string) => a.toUpperCase() + b.toLowerCase())]) {
+  if (hit !== undefined) return hit;
+  const out: Qty[] = [];
+  const seen = new Set<string>();
+  const spelled = word.replace(/-/g, ' ');
+  const upperFirst = (w: string) => w.replace(/^(\w)(\w*)$/, (_m, a: string, b: string) => a.toUpperCase() + b);
+  const spellings = [word, spelled, word.toLowerCase(), word.toUpperCase(), upperFirst(word.toLowerCase()), upperFirst(word)];
+  // A short symbol in a JSON key lost its case (`mwh`): every casing of it (`MWh`, `mWh` …).
+  if (/^[a-z]{2,5}$/i.test(word)) {
+    const lower = word.toLowerCase();
+    for (let mask = 0; mask < 1 << lower.length; mask++) spellings.push([...lower].map((c, i) => (mask & (1 << i) ? c.toUpperCase() : c)).join(''));
+  }
+  for (const w of spellings) {
+    let q: Qty | null = null;
     try {
       q = Qty.parse(`1 ${w}`);
     } catch {
       q = null;
     }
-    if (q && !q.isUnitless()) break;
-    q = null;
+    if (!q || q.isUnitless() || seen.has(q.units())) continue;
+    seen.add(q.units());
+    out.push(q);
   }
-  if (cache.size < 512) cache.set(word, q);
-  return q ?? undefined;
+  if (cache.size < 512) cache.set(word, out);
+  return out;
 }
+const unitOf = (word: string): Qty | undefined => unitsOf(word)[0];
 
 /** Whether a word names a unit js-quantities knows. */
 export function isUnit(word: string | undefined): boolean {
@@ -50,18 +66,22 @@ export function isUnit(word: string | undefined): boolean {
 }
 
 /**
- * `value` in `from` converted to `to`, when both are units of one kind and differ; undefined
- * otherwise (no conversion happened when the units are the same, case aside).
+ * `value` in `from` converted to `to`, for each unit the two words may name that are of one kind;
+ * none when the units are the same, case aside (no conversion happened).
  */
-export function convert(value: number, from: string, to: string): number | undefined {
-  if (from.toLowerCase() === to.toLowerCase()) return undefined;
-  const a = unitOf(from);
-  const b = unitOf(to);
-  if (!a || !b || !a.isCompatible(b)) return undefined;
-  try {
-    const v = a.mul(value).to(b.units()).scalar;
-    return Number.isFinite(v) ? v : undefined;
-  } catch {
-    return undefined;
+export function convert(value: number, from: string, to: string): number[] {
+  if (from.toLowerCase() === to.toLowerCase()) return [];
+  const out: number[] = [];
+  for (const a of unitsOf(from)) {
+    for (const b of unitsOf(to)) {
+      if (!a.isCompatible(b)) continue;
+      try {
+        const v = a.mul(value).to(b.units()).scalar;
+        if (Number.isFinite(v) && !out.includes(v)) out.push(v);
+      } catch {
+        /* incompatible after all: skipped */
+      }
+    }
   }
+  return out;
 }

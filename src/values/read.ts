@@ -55,17 +55,19 @@ function currencyBeside(text: string, start: number, end: number): string | unde
 }
 
 /** The numbers of an NFKC text with their readings, currency and unit, at most `max`. */
-export function readNumbers(text: string, max: number): TypedValue[] {
-  return readNumerals(text, max).map((n) => {
+export function readNumbers(text: string, max: number, served = false): TypedValue[] {
+  return readNumerals(text, max, served).map((n) => {
     const keys = [...new Set(n.readings.map((r) => numberKey(r.value)))];
     const currency = currencyBeside(text, n.start, n.end);
     const word = unitAfter(text, n.end);
     const unit = word === '%' || (word !== undefined && isUnit(word)) ? word : undefined;
+    // A percentage is quoted with its sign (`99.5%`).
+    const pct = unit === '%' ? (/^ ?%/.exec(text.slice(n.end))?.[0] ?? '') : '';
     return {
       kind: 'number',
-      raw: n.raw,
+      raw: n.raw + pct,
       start: n.start,
-      end: n.end,
+      end: n.end + pct.length,
       keys,
       key: keys[0]!,
       numbers: n.readings,

@@ -5,7 +5,7 @@
 // back one day", "push it two days", "the following day", "the previous month"): those few are read
 // here, with chrono's own counts (one…twelve, a, an) and no direction where the words give none
 // ("back" is earlier to some and later to others: both are tried), and "this week/month/year",
-// read both as the calendar period so far and as a rolling one. Pure: no I/O, no clocks.
+// read as the calendar period so far ("this week" also as the last seven days). Pure: no I/O, no clocks.
 
 import * as chrono from 'chrono-node';
 
@@ -22,7 +22,17 @@ export interface Shift {
   month?: number;
   /** "this week": the first day of the anchor's week (Monday), month or year. */
   startOf?: 'week' | 'month' | 'year';
+  /**
+   * Said of a date the conversation names ("the next day", "the day after", "two days later",
+   * "moving it back one day"), not of today: it may shift any served date. Every other expression
+   * ("yesterday", "3 days ago", "last month") counts from today, so it shifts only a date the user
+   * or system wrote (the request's "today is …").
+   */
+  anaphoric?: boolean;
 }
+
+/** Words that make an expression count from a date the conversation names rather than from today. */
+const ANAPHORIC = /\b(?:(?:next|following|previous|preceding)\s+day|day\s+(?:after|before)|later|earlier|after(?:wards)?|before)\b/i;
 
 const R1 = new Date(Date.UTC(2001, 0, 10, 12));
 const R2 = new Date(Date.UTC(2001, 6, 19, 12));
@@ -51,6 +61,7 @@ function dayNumber(y: number, m: number, d: number): number {
 export function relativeShifts(texts: readonly string[], max: number): Shift[] {
   const out: Shift[] = [];
   const push = (s: Shift) => {
+    if (ANAPHORIC.test(s.phrase)) s.anaphoric = true;
     if (out.length < max && !out.some((o) => o.phrase === s.phrase && o.days === s.days && o.months === s.months)) out.push(s);
   };
   for (const text of texts) {
@@ -79,27 +90,28 @@ export function relativeShifts(texts: readonly string[], max: number): Shift[] {
         push({ phrase: ra.text, monthDay: { month: ka.m, day: ka.d } });
         continue;
       }
-      if (ka.y === undefined && ka.m !== undefined && ka.d === undefined && ka.m === kb.m && /[a-z]/i.test(ra.text)) push({ phrase: ra.text, month: ka.m });
+      // A month named alone is capitalised in English: "in may be late" is the verb.
+      if (ka.y === undefined && ka.m !== undefined && ka.d === undefined && ka.m === kb.m && /^[A-Z]/.test(ra.text.replace(/^(?:in|for|during|the month of)\s+/i, ''))) push({ phrase: ra.text, month: ka.m });
     }
     for (const m of text.matchAll(MOVE)) {
       const n = /^\d+$/.test(m[2]!) ? Number(m[2]) : COUNT_WORDS[m[2]!.toLowerCase()]!;
       const days = n * (m[3]!.toLowerCase() === 'week' ? 7 : 1);
       const dir = (m[1] ?? m[4] ?? '').toLowerCase();
-      if (dir === 'earlier' || dir === 'before') push({ phrase: m[0], days: -days });
-      else if (dir === 'later' || dir === 'after' || dir === 'forward' || dir === 'ahead') push({ phrase: m[0], days });
-      else push({ phrase: m[0], days, eitherWay: true });
+      if (dir === 'earlier' || dir === 'before') push({ phrase: m[0], days: -days, anaphoric: true });
+      else if (dir === 'later' || dir === 'after' || dir === 'forward' || dir === 'ahead') push({ phrase: m[0], days, anaphoric: true });
+      else push({ phrase: m[0], days, eitherWay: true, anaphoric: true });
     }
     for (const m of text.matchAll(THIS_UNIT)) {
       const unit = m[1]!.toLowerCase() as 'week' | 'month' | 'year';
       push({ phrase: m[0], startOf: unit });
+      // "this week" is also the last seven days; "this month" is never last month.
       if (unit === 'week') push({ phrase: m[0], days: -7 });
-      else push({ phrase: m[0], months: unit === 'month' ? -1 : -12 });
     }
     for (const m of text.matchAll(FOLLOWING)) {
       const sign = /following|next/i.test(m[1]!) ? 1 : -1;
       const unit = m[2]!.toLowerCase();
-      if (unit === 'month') push({ phrase: m[0], months: sign });
-      else push({ phrase: m[0], days: sign * (unit === 'week' ? 7 : 1) });
+      if (unit === 'month') push({ phrase: m[0], months: sign, anaphoric: true });
+      else push({ phrase: m[0], days: sign * (unit === 'week' ? 7 : 1), anaphoric: true });
     }
   }
   return out;

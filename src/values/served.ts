@@ -90,7 +90,7 @@ function readGroup(text: string, group: Group): Reading {
     }
     const s = leaf.normalize('NFKC');
     if (group === 'number') {
-      for (const v of readNumbers(s, MAX_PER_LEAF)) {
+      for (const v of readNumbers(s, MAX_PER_LEAF, true)) {
         const unit = v.unit ?? unitOfKey(key);
         for (const r of v.numbers ?? []) numbers.push({ value: r.value, text: v.raw, ...(unit ? { unit } : {}) });
         keys.push(...v.keys);
