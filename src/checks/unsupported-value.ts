@@ -263,7 +263,7 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
   const arithmetic = () => {
     if (operands) return operands;
     // Latest results first, then user and system text (positions past the results).
-    const fromResults = [...served.numbers()].sort((a, b) => b.at - a.at);
+    const fromResults = served.numbersLatestFirst(L.maxPairOperands * 4);
     const fromExempt = exemptServed.numbers().map((n) => ({ ...n, at: results.length + n.at }));
     const all = [...fromResults, ...fromExempt];
     return (operands = { list: arithmeticOperands(all, L.maxPairOperands), one: all.find((n) => n.value === 1) });

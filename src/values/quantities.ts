@@ -17,8 +17,8 @@ export function unitOfKey(key: string | undefined): string | undefined {
   return words.length >= 2 || (last.length >= 2 && isUnit(last)) ? last : undefined;
 }
 
-/** A unit word right after a number (one blank at most between them). */
-const UNIT_AFTER = /^ ?([A-Za-zµ°%]{1,12}(?:-[A-Za-z]{1,8})?)(?![A-Za-z0-9])/;
+/** A unit word right after a number (one blank at most between them); `m³` is `m3` after NFKC. */
+const UNIT_AFTER = /^ ?([A-Za-zµ°%]{1,12}(?:-[A-Za-z]{1,8})?[23]?)(?![A-Za-z0-9])/;
 
 /** The unit word written right after `end` in `text` (`1,234 MWh` -> `MWh`), if any. */
 export function unitAfter(text: string, end: number): string | undefined {

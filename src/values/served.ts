@@ -119,6 +119,8 @@ export class ServedValues {
   private readonly keys = new Map<string, number>();
   private readonly built = new Set<Group>();
   private numberPool: ServedNumber[] = [];
+  /** Each source's numbers, in its order (for the latest-first operand order). */
+  private perSource: Omit<ServedNumber, 'at'>[][] = [];
   private datePool: ServedDate[] = [];
   private cut = false;
 
@@ -151,6 +153,7 @@ export class ServedValues {
           this.keys.set(k, at);
         } else if ((src.request ?? -Infinity) >= (this.sources[prev]!.request ?? -Infinity)) this.keys.set(k, at);
       }
+      if (group === 'number') this.perSource[at] = r.numbers ?? [];
       for (const n of r.numbers ?? []) {
         if (seenNumbers.has(n.value)) continue;
         seenNumbers.add(n.value);
@@ -183,6 +186,22 @@ export class ServedValues {
   numbers(): readonly ServedNumber[] {
     this.build('number');
     return this.numberPool;
+  }
+
+  /** Distinct served numbers, the latest source first (each source's numbers in its order), at most `max`. */
+  numbersLatestFirst(max: number): ServedNumber[] {
+    this.build('number');
+    const out: ServedNumber[] = [];
+    const seen = new Set<number>();
+    for (let at = this.perSource.length - 1; at >= 0 && out.length < max; at--) {
+      for (const n of this.perSource[at] ?? []) {
+        if (out.length >= max) break;
+        if (seen.has(n.value)) continue;
+        seen.add(n.value);
+        out.push({ ...n, at });
+      }
+    }
+    return out;
   }
 
   /** Distinct served dates, in source order. */
