@@ -1,9 +1,11 @@
 // The unsupported-argument findings of the newer groundings: `fragment` (a proper part of a served
 // token, naming the whole token and where it was served) and `wrong-producer` (advisory: only a
 // tool other than the declared producers served it). Messages say what was seen and never call a
-// fragment "served". (A derived date passes: unsupported-argument.ts records its arithmetic.) Pure: no I/O, no clocks, no globals.
+// fragment "served". (A derived date passes: unsupported-argument.ts records its arithmetic.)
+// Pure: no I/O, no clocks, no globals.
 
 import { orList } from '../findings/phrases.js';
+import { producersPhrase } from './argument-sources.js';
 import { quoteText } from '../findings/quote.js';
 import { GROUNDING_FRAGMENT, GROUNDING_WRONG_PRODUCER } from '../findings/names.js';
 import type { ToolCall } from '../model/agent.js';
@@ -51,15 +53,15 @@ export function groundedFinding(input: GroundedFindingInput): Finding {
     witnesses.push({ subject: 'frame', predicate: path, value: q, stratum: 'absent', provenance: 'served whole by nothing in the window of the request this call was chosen from' });
     message =
       `'${call.name}' was called with ${argName} = "${q}", which is only part of "${token}" (${where}): nothing in the window served "${q}" whole, so the model cut a value it was served. ` +
-      `Call ${orList(producers)} again and use a whole value it returns. ${NOTHING_BLOCKED}`;
+      `Call ${producersPhrase(producers, orList)} again and use a whole value it returns. ${NOTHING_BLOCKED}`;
   } else {
     grounding = GROUNDING_WRONG_PRODUCER;
     advisory = true;
     const where = describeServed(verdict.served);
     witnesses.push({ subject: `tool ${verdict.served.toolName ?? 'unknown'}`, predicate: path, value: q, stratum: 'served', provenance: `served by ${where}, a tool that is not a declared producer of '${argName}'` });
-    witnesses.push({ subject: 'frame', predicate: path, value: q, stratum: 'absent', provenance: `served by no system prompt, user message or result of ${orList(producers)} in the window` });
+    witnesses.push({ subject: 'frame', predicate: path, value: q, stratum: 'absent', provenance: `served by no system prompt, user message or result of ${producersPhrase(producers, orList)} in the window` });
     message =
-      `'${call.name}' was called with ${argName} = "${q}", a value only the ${where} served in this request; its arguments are declared to come from ${orList(producers)}. ` +
+      `'${call.name}' was called with ${argName} = "${q}", a value only the ${where} served in this request; its arguments are declared to come from ${producersPhrase(producers, orList)}. ` +
       `The value may well be right, but it did not come from a declared producer: a place to look, not a verdict. ${NOTHING_BLOCKED}`;
   }
   return {

@@ -23,6 +23,7 @@ import { identifierKey } from '../values/identifiers.js';
 import { relativeShifts, type Shift } from '../values/relative.js';
 import { deriveDate, type DateDerivation } from '../values/derive.js';
 import { KEY } from '../values/types.js';
+import { ANY_PRODUCER } from './argument-sources.js';
 
 /** A date argument as a bare ISO date or month (`2024-05-19`, `2024-05`, a date-time's date). */
 const ISO_VALUE = /^(\d{4}-\d{2}(?:-\d{2})?)(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
@@ -35,6 +36,12 @@ export interface DerivedDate {
   phrase: string;
   /** The arithmetic, e.g. `2025-12-01 − 7 day(s) ("last 7 days") = 2025-11-24`. */
   arithmetic: string;
+}
+
+/** Whether a JSON text holds `"<field>": "<value>"` (value compared lower-cased, as `needle`). */
+export function underField(text: string, field: string, needle: string): boolean {
+  const esc = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`"${esc(field)}"\\s*:\\s*"?${esc(needle)}"?\\s*[,}\\]]`, 'i').test(text);
 }
 
 export type Verdict =
@@ -93,7 +100,7 @@ export class FrameGrounds {
    * Grounds one judged value. `producers` are the declared producers of its argument; `enums` the
    * tool's declared enum values (lower-cased).
    */
-  ground(value: JudgedValue, producers: readonly string[], enums: ReadonlySet<string>): Verdict {
+  ground(value: JudgedValue, producers: readonly string[], enums: ReadonlySet<string>, argName?: string): Verdict {
     const needle = value.text.toLowerCase();
     if (enums.has(needle)) return { grounding: 'enum' };
     if (value.form === 'phrase') {
@@ -105,7 +112,7 @@ export class FrameGrounds {
       if (this.served.containsPhrase(needle) || (phone && this.typedServing(phone.keys))) return { grounding: 'served' };
       return this.externalOrUnserved(needle);
     }
-    const fromProducer = (s: ServedString) => s.source !== 'tool-result' || s.toolName === undefined || producers.includes(s.toolName);
+    const fromProducer = (s: ServedString) => s.source !== 'tool-result' || s.toolName === undefined || producers.includes(s.toolName) || producers.includes(ANY_PRODUCER);
     const located = this.served.locate(needle, fromProducer);
     if (located.accepted) return { grounding: 'served' };
     // The same identifier in another writing: case, punctuation, display groups (`DE02 2005 0550 …`), width.
@@ -114,6 +121,10 @@ export class FrameGrounds {
     if (sameId && fromProducer(sameId)) return { grounding: 'served' };
     const external = this.external().find((e) => e.lower.includes(needle));
     if (external) return { grounding: 'external', ground: external.g };
+    // Served by a tool the declaration did not list, but under the argument's own field name
+    // (`"payment_id": "gift_card_…"` in a reservation's payment history for `payment_id`): the same
+    // kind of identifier, typed by its field, so served.
+    if (located.whole && argName !== undefined && underField(located.whole.text, argName, needle)) return { grounding: 'served' };
     if (located.whole) return { grounding: 'wrong-producer', served: located.whole };
     if (located.fragment && isFragmentOf(value, located.fragment.token ?? '')) return { grounding: 'fragment', place: located.fragment };
     const parts = composedOf(needle, (part) => this.served.locate(part).whole);

@@ -103,6 +103,34 @@ export function isIdentifierInteger(path: string, value: number, schemas: readon
   return String(value).length >= MIN_IDENTIFIER_DIGITS;
 }
 
+/** Other names of identifiers: `order_ref`, `bookingReference`, `sku`, `iban`, `uuid`, `pnr`. */
+const REF_NAME = /(?:^|[_-])(?:ref|reference|sku|iban|uuid|guid|pnr)$|[a-z0-9](?:Ref|Reference|Uuid|Guid|Sku|Iban|Pnr)$|^(?:sku|iban|uuid|guid|pnr)$/;
+
+/**
+ * Why an argument leaf is an identifier with nothing declared about it (the inferred tier of
+ * unsupported-argument), or undefined when it is not one: its schema says so (a `format` such as
+ * uuid, a `pattern`, a description calling it an id or identifier) or its name does (`*_id`,
+ * `*Id`, `*_ref`, `*_number` that is no quantity, `sku`, `iban`); and its value is shaped like one
+ * (one token with a digit or an inner separator, or an identifier integer). Free text never is.
+ */
+export function identifierArgumentEvidence(path: string, value: unknown, schemas: readonly unknown[]): string | undefined {
+  const name = leafName(path);
+  if (name === '') return undefined;
+  const shaped = typeof value === 'number' ? isIdentifierInteger(path, value, schemas) : typeof value === 'string' && value.trim().length >= MIN_CHECKED_LENGTH && isIdentifierLike(value) && phoneDigits(value) === undefined;
+  if (!shaped) return undefined;
+  for (const schema of schemas) {
+    const p = propertySchema(schema, path);
+    if (!p) continue;
+    if (typeof p['format'] === 'string' && /^(?:uuid|uri|iri)$/i.test(p['format'])) return `the schema of '${name}' gives it the format ${p['format']}`;
+    if (typeof p['pattern'] === 'string') return `the schema of '${name}' gives it a pattern`;
+    const d = p['description'];
+    if (typeof d === 'string' && ID_DESCRIPTION.test(d)) return `the schema describes '${name}' as an identifier`;
+  }
+  if (ID_NAME.test(name) || REF_NAME.test(name)) return `the argument '${name}' is named as an identifier`;
+  if (NUMBER_NAME.test(name) && !nameWords(name).some((w) => QUANTITY_WORDS.has(w))) return `the argument '${name}' is named as an identifier`;
+  return undefined;
+}
+
 /** How a leaf is judged, or undefined when it is not (short strings, non-identifier numbers, booleans, null). */
 export function judgedValue(path: string, value: unknown, schemas: readonly unknown[]): JudgedValue | undefined {
   if (typeof value === 'number') return isIdentifierInteger(path, value, schemas) ? { text: String(value), form: 'identifier', integer: true } : undefined;

@@ -17,3 +17,11 @@ export function producersOf(declaration: ToolDeclaration, path: string): readonl
   }
   return best === undefined ? undefined : named[best];
 }
+
+/** The producer list of an argument armed by inference: any served source grounds it (no producer is known). */
+export const ANY_PRODUCER = '*';
+
+/** The producers as a phrase for messages: their names, or "the tool that lists it" for an inferred arming. */
+export function producersPhrase(producers: readonly string[], orList: (names: readonly string[]) => string): string {
+  return producers.includes(ANY_PRODUCER) ? 'the tool that returns such values' : orList(producers);
+}

@@ -7,14 +7,14 @@ import type { RegisteredCheck } from '../model/finding.js';
 export type { RegisteredCheck } from '../model/finding.js';
 
 export const CHECK_CATALOG: readonly RegisteredCheck[] = [
-  { id: 'dangling-reference', seam: 'offer', readsContent: true },
-  { id: 'unsupported-argument', seam: 'choice', readsContent: true },
-  { id: 'empty-lookup', seam: 'write', readsContent: true },
+  { id: 'dangling-reference', seam: 'offer', readsContent: true, inferable: true },
+  { id: 'unsupported-argument', seam: 'choice', readsContent: true, inferable: true },
+  { id: 'empty-lookup', seam: 'write', readsContent: true, inferable: true },
   { id: 'result-columns', seam: 'write', readsContent: true, kinds: ['missing-column', 'column-type-mismatch'] },
-  { id: 'unsupported-value', seam: 'answer', readsContent: true },
-  { id: 'prior-turn-evidence', seam: 'answer', readsContent: true },
+  { id: 'unsupported-value', seam: 'answer', readsContent: true, inferable: true },
+  { id: 'prior-turn-evidence', seam: 'answer', readsContent: true, inferable: true },
   { id: 'unsupported-claim', seam: 'answer', readsContent: true },
-  { id: 'refusal-asserts-absence', seam: 'answer', readsContent: true },
+  { id: 'refusal-asserts-absence', seam: 'answer', readsContent: true, inferable: true },
 ];
 
 /** The reason every content-reading check gives when the instrumentation recorded no messages. */

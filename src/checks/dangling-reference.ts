@@ -17,6 +17,8 @@ import { CONTENT_NOT_CAPTURED } from './catalog.js';
 import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
 import type { SpanRef } from '../model/telemetry.js';
 import type { ToolDeclaration } from '../declarations/types.js';
+import { sourcesInferred } from '../declarations/inferred.js';
+import { armedByInference } from './arming.js';
 
 export const DANGLING_REFERENCE = 'dangling-reference';
 export const ARGUMENT_GROUND = 'argument-ground';
@@ -82,7 +84,10 @@ export function danglingReferences(input: OfferCheckInput): CheckOutcome {
   const names = new Set(dangling.map((d) => d.tool));
   const calls = (input.toolCalls ?? []).filter((c) => names.has(c.name));
   tally.findings++;
-  findings.push(buildFinding(input.span, dangling, calls));
+  // Armed by inference only when every dangling tool's sources were inferred (a declared one wins).
+  const inferred = dangling.map((d) => sourcesInferred(input.declarationOf(d.tool)));
+  const finding = buildFinding(input.span, dangling, calls);
+  findings.push(inferred.every((e) => e !== undefined) ? armedByInference(finding, [...new Set(inferred)].join('; ')) : finding);
   return { findings, tally };
 }
 

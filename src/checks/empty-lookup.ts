@@ -9,8 +9,11 @@
 // naming the whole token (never as "a value the tool served"); only declared producers count (per
 // argument in the named form). An empty result that explains itself is a pass: the call carried a
 // declared enum filter (`statuses: [failed]`), or the producer's object holding the value has a zero
-// count beside it (`job_count: 0`). Errored and refused calls, and results of unknown emptiness,
-// are not applicable. Detection only: nothing is blocked.
+// count beside it (`job_count: 0`). Errored and refused calls, results of unknown emptiness, and
+// every call of a write (`readOnly: false`, declared or inferred: its "… not found" error is about
+// one argument of an action, not an empty lookup) are not applicable. At most one finding per call:
+// the argument whose value the tool's own not-found words name, else the first one judged.
+// Detection only: nothing is blocked.
 // Tally: a non-empty result is one encounter (a pass); an empty one counts each string argument
 // judged (pass or fail). Pure function over plain data: no I/O, no clocks, no globals.
 
@@ -78,8 +81,9 @@ export function emptyLookups(input: EmptyLookupInput): CheckOutcome {
     tally.notApplicable++;
     return { findings, tally };
   }
-  // A call that failed or was refused says nothing about whether the thing exists.
-  if (row.outcome === 'failed' || row.outcome === 'refused') {
+  // A call that failed or was refused says nothing about whether the thing exists; a write's error
+  // is about an action, not a lookup.
+  if (row.outcome === 'failed' || row.outcome === 'refused' || input.declaration?.readOnly === false) {
     tally.notApplicable++;
     return { findings, tally };
   }
@@ -116,6 +120,7 @@ export function emptyLookups(input: EmptyLookupInput): CheckOutcome {
   // A declared enum filter on the call explains an empty result: nothing of that status is an answer.
   const filter = enumFilterOf(row.arguments, schemas, maxLeaves);
   let judged = 0;
+  const candidates: Finding[] = [];
   for (const leaf of walk.leaves) {
     const leafProducers = producersOf(input.declaration!, leaf.path);
     if (!leafProducers) continue;
@@ -138,11 +143,39 @@ export function emptyLookups(input: EmptyLookupInput): CheckOutcome {
     // Explained empties are checked passes: the filter, or the producer's own zero count beside the value.
     // A cut value (fragment) is still reported: a filter does not explain a value that is only part of a token.
     if (ground && (filter || producerPredictedEmpty(ground.text, value.text))) continue;
-    tally.findings++;
-    findings.push(buildFinding(input, leaf.path, value.text, ground ?? fragment!.producer, input.quotedValueChars ?? DEFAULT_LIMITS.quotedValueChars, fragment?.token));
+    candidates.push(buildFinding(input, leaf.path, value.text, ground ?? fragment!.producer, input.quotedValueChars ?? DEFAULT_LIMITS.quotedValueChars, fragment?.token));
   }
   if (judged === 0) tally.notApplicable++;
+  // One finding per call: the argument the tool's own words name, else the first judged.
+  const named = namedByTool(row);
+  const chosen = candidates.find((f) => named !== '' && f.value !== undefined && named.includes(String(f.value).toLowerCase())) ?? candidates[0];
+  if (chosen) {
+    tally.findings++;
+    findings.push(chosen);
+  }
   return { findings, tally };
+}
+
+/** Fields of an object result that hold a tool's own words about what went wrong. */
+const WORD_FIELDS = ['message', 'error', 'detail', 'reason', 'description'];
+
+/**
+ * The tool's own words about what it did not find, lower-cased: its not-found text, error or
+ * refusal, a text result itself, or the message-like fields of an object result (never its echo
+ * of the call's arguments).
+ */
+function namedByTool(row: LedgerRow): string {
+  const words = [row.reading.absence?.notFound, row.errorMessage, row.reading.refusal];
+  const r = row.result;
+  if (typeof r === 'string') words.push(r.slice(0, 2000));
+  else if (r !== null && typeof r === 'object' && !Array.isArray(r)) {
+    for (const k of WORD_FIELDS) {
+      const v = (r as Record<string, unknown>)[k];
+      if (typeof v === 'string') words.push(v.slice(0, 2000));
+      else if (v !== null && typeof v === 'object' && typeof (v as Record<string, unknown>)['message'] === 'string') words.push(String((v as Record<string, unknown>)['message']).slice(0, 2000));
+    }
+  }
+  return words.filter((t): t is string => t !== undefined).join(' ').toLowerCase();
 }
 
 function describeEmpty(row: LedgerRow, cap: number): string {

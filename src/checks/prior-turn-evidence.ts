@@ -1,17 +1,23 @@
 // Check `prior-turn-evidence` (seam `answer`, ADVISORY): every value the final answer grounds in a
-// tool result was last served in an earlier turn, and no tool was called this turn — the answer
-// may repeat results that are no longer current. Reads the grounded tokens `unsupported-value`
-// returns. Fences: no grounded value, an unknown current turn, a value whose serving turn was not
-// recorded, or an incomplete evidence index -> unreachable (never a pass); one value from this turn,
-// or any tool call this turn, or a user message asking to recall what was said -> pass. One
-// encounter per answer. Detection only: nothing is blocked;
-// the finding is a place to look, never a verdict. Pure function: no I/O, no clocks, no globals.
+// tool result was last served in an earlier turn, no tool was called this turn, AND something says
+// that data may have moved since: the user asks about the present ("by now", "still", "any change
+// since?", present-state words of the languages the absence reader knows), a
+// write of this conversation after the serving read touched it (its arguments hold the value, or
+// an identifier the serving read was called with), or the serving tool is declared `volatile`.
+// A confirmation turn restating what was read minutes earlier, with nothing in between that could
+// change it, is not stale. Reads the grounded tokens `unsupported-value` returns. Fences: no
+// grounded value, an unknown current turn, a value whose serving turn was not recorded, or an
+// incomplete evidence index -> unreachable (never a pass); one value from this turn, any tool call
+// this turn, a user message asking to recall what was said, or nothing that could have moved the
+// data -> pass. One encounter per answer. Detection only: nothing is blocked; the finding is a
+// place to look, never a verdict. Pure function: no I/O, no clocks, no globals.
 
 import type { CheckOutcome, CheckTally, Witness } from '../model/finding.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
 import type { GroundedToken } from './unsupported-value.js';
 import { asksToRecall } from './recall-question.js';
+import { presentQuestionWords } from './present-question.js';
 
 export const PRIOR_TURN_EVIDENCE = 'prior-turn-evidence';
 
@@ -32,7 +38,38 @@ export interface PriorTurnEvidenceInput {
   toolCallsThisTurn: number;
   /** The user's message of this turn (the window's last user message), when recorded. */
   userMessage?: string;
+  /** The conversation's writes (calls of tools known as writes), with what they were called with. */
+  writes?: readonly PriorWrite[];
+  /** Identifier values each serving read (by call id) was called with: a write naming one touched its data. */
+  readArguments?: (callId: string) => readonly string[];
+  /** Whether a tool is declared `volatile` (its data moves on its own). */
+  isVolatile?: (toolName: string) => boolean;
   quotedValueChars: number;
+}
+
+/** A write of the conversation: the request that chose it and its argument values (lower-cased). */
+export interface PriorWrite {
+  toolName: string;
+  callId?: string;
+  request: number;
+  values: readonly string[];
+}
+
+/** Why the earlier data may have moved: the first reason found, as a witness sentence. */
+function whyMayHaveMoved(input: PriorTurnEvidenceInput): string | undefined {
+  const words = presentQuestionWords(input.userMessage);
+  if (words !== undefined) return `this turn's user message asks about the present ("${words}")`;
+  for (const g of input.grounded) {
+    if (g.toolName !== undefined && input.isVolatile?.(g.toolName)) return `${g.toolName} is declared volatile: its data moves on its own`;
+    const readWith = g.callId !== undefined ? (input.readArguments?.(g.callId) ?? []) : [];
+    for (const w of input.writes ?? []) {
+      if (w.request <= g.request) continue;
+      const touched = w.values.find((v) => v === g.key || readWith.includes(v));
+      if (touched !== undefined)
+        return `the write ${w.toolName}${w.callId ? ` (call ${w.callId})` : ''} in request ${w.request}, after the read that served "${g.raw}", was called with "${touched}"`;
+    }
+  }
+  return undefined;
 }
 
 const NOTHING_BLOCKED = 'Nothing here blocked the answer.';
@@ -46,7 +83,11 @@ export function priorTurnEvidence(input: PriorTurnEvidenceInput): CheckOutcome {
   };
   if (input.incomplete !== undefined) return unreachable(input.incomplete);
   if (input.currentTurnTraceId === undefined) return unreachable('the turn the answer belongs to was not recorded');
-  if (input.grounded.length === 0) return unreachable('the answer grounds no value in a tool result');
+  // Nothing from a tool result restated: nothing for this check to judge (not applicable, not a pass).
+  if (input.grounded.length === 0) {
+    tally.notApplicable = 1;
+    return { findings: [], tally };
+  }
   const current = input.currentTurnTraceId;
   if (input.grounded.some((g) => g.turnTraceId === current)) {
     tally.checked = 1;
@@ -57,6 +98,9 @@ export function priorTurnEvidence(input: PriorTurnEvidenceInput): CheckOutcome {
   if (input.toolCallsThisTurn > 0) return { findings: [], tally };
   // The user asked what was said before: repeating an earlier turn's value is the answer asked for.
   if (asksToRecall(input.userMessage)) return { findings: [], tally };
+  // Nothing could have moved the data since it was read: restating it is a confirmation, not stale.
+  const moved = whyMayHaveMoved(input);
+  if (moved === undefined) return { findings: [], tally };
 
   tally.findings = 1;
   const first = input.grounded[0]!;
@@ -75,7 +119,8 @@ export function priorTurnEvidence(input: PriorTurnEvidenceInput): CheckOutcome {
     },
   ];
   witnesses.push({ subject: 'turn', predicate: 'tool-results-this-turn', value: '0', stratum: 'absent', provenance: `no tool was called in this turn (trace ${current})` });
-  const message = `Every value the answer takes from a tool result (${values}) was last served in an earlier turn, the latest in request ${latest.request}, and no tool was called this turn, so the answer may repeat results that are no longer current. ${PRIOR_TURN_EVIDENCE_CEILING} ${NOTHING_BLOCKED}`;
+  witnesses.push({ subject: 'turn', predicate: 'may-have-moved', value: q, stratum: 'served', provenance: moved });
+  const message = `Every value the answer takes from a tool result (${values}) was last served in an earlier turn, the latest in request ${latest.request}, and no tool was called this turn, although ${moved}: the answer may repeat results that are no longer current. ${PRIOR_TURN_EVIDENCE_CEILING} ${NOTHING_BLOCKED}`;
   return {
     findings: [
       {

@@ -5,16 +5,17 @@
 // question, even with "you mentioned" in it. Must never read anything but the one user message.
 // Pure: no I/O, no clocks, no globals.
 
+import { asksAboutPresent } from './present-question.js';
+
 /** An auxiliary + "you" + a verb of saying: the question's own verb is the recall. */
 const DID_YOU_SAY = /\b(?:did|do|could|can|would) you\s+(?:just\s+|already\s+)?(?:say|mention|tell|quote|give|list|write|name|recommend|suggest|share)\b/i;
 /** Requests to repeat. */
 const REPEAT = /\b(?:remind me|repeat (?:that|it|the|what)|say (?:that|it) again|one more time|what was (?:that|it|the [\w -]{1,40}) again)\b/i;
-/** Words that ask about the present: such a question wants current data, whatever else it says. */
-const PRESENT = /\b(?:still|now|currently|current|latest|anymore|any more|today|up to date|at the moment|right now)\b/i;
 
 export function asksToRecall(userText: string | undefined): boolean {
   if (!userText) return false;
   const text = userText.length > 2000 ? userText.slice(-2000) : userText;
-  if (PRESENT.test(text)) return false;
+  // A question about the present wants current data, whatever else it says.
+  if (asksAboutPresent(text)) return false;
   return DID_YOU_SAY.test(text) || REPEAT.test(text);
 }

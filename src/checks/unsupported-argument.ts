@@ -22,8 +22,10 @@ import { argumentLeaves } from './argument-leaves.js';
 import { schemaEnumValues } from './schema-enums.js';
 import { quoteText } from '../findings/quote.js';
 import { CONTENT_NOT_CAPTURED } from './catalog.js';
-import { judgedValue, MIN_CHECKED_LENGTH } from './argument-identity.js';
-import { producersOf } from './argument-sources.js';
+import { identifierArgumentEvidence, judgedValue, MIN_CHECKED_LENGTH } from './argument-identity.js';
+import { ANY_PRODUCER, producersOf, producersPhrase } from './argument-sources.js';
+import { armedByInference } from './arming.js';
+import { sourcesInferred } from '../declarations/inferred.js';
 import { FrameGrounds } from './argument-grounding.js';
 import type { ValueMemo } from '../values/served.js';
 import { exampleClauses } from './argument-grounds.js';
@@ -62,6 +64,12 @@ export interface ChoiceCheckInput {
   quotedValueChars: number;
   /** The conversation's memo of served strings' typed readings (a fresh one when not given). */
   memo?: ValueMemo;
+  /**
+   * Also judge, in calls of tools nobody declared `argumentsFrom` for, the arguments the trace shows
+   * are identifiers (argument-identity.ts `identifierArgumentEvidence`): any served source grounds
+   * them, and their findings say they were armed by inference. Default false.
+   */
+  inferIdentifiers?: boolean;
 }
 
 export interface ExternalGroundUse {
@@ -129,11 +137,11 @@ export function lowerCase(text: string): string {
   return MAY_CHANGE_CASE.test(text) ? text.toLowerCase() : text;
 }
 
-function schemasOf(frame: Frame, toolName: string, declaration: ToolDeclaration): unknown[] {
+function schemasOf(frame: Frame, toolName: string, declaration: ToolDeclaration | undefined): unknown[] {
   const schemas: unknown[] = [];
   const offered = frame.toolDefinitions?.find((d) => d.name === toolName);
   if (offered?.inputSchema !== undefined) schemas.push(offered.inputSchema);
-  if (declaration.inputSchema !== undefined) schemas.push(declaration.inputSchema);
+  if (declaration?.inputSchema !== undefined) schemas.push(declaration.inputSchema);
   return schemas;
 }
 
@@ -141,17 +149,37 @@ interface JudgedLeaf {
   path: string;
   producers: readonly string[];
   value: NonNullable<ReturnType<typeof judgedValue>>;
+  /** Set when the leaf is judged by inference: why it is an identifier. */
+  inferred?: string;
+}
+
+/** Whether a tool's declaration arms this check (it names producers for its arguments). */
+function declaredArmed(declaration: ToolDeclaration | undefined): boolean {
+  return (declaration?.argumentsFrom?.length ?? 0) > 0;
 }
 
 /** One call's leaves this check judges, walked once (their count sizes the served-text index). */
-function judgedLeaves(input: ChoiceCheckInput, call: ToolCall, declaration: ToolDeclaration, schemas: readonly unknown[]): { leaves: JudgedLeaf[]; truncated: boolean } {
+function judgedLeaves(input: ChoiceCheckInput, call: ToolCall, declaration: ToolDeclaration | undefined, schemas: readonly unknown[]): { leaves: JudgedLeaf[]; truncated: boolean } {
   const walk = argumentLeaves(call.arguments, input.maxArgumentLeaves);
   const leaves: JudgedLeaf[] = [];
+  const declared = declaredArmed(declaration);
+  const sourcesEvidence = sourcesInferred(declaration);
   for (const l of walk.leaves) {
-    const producers = producersOf(declaration, l.path);
-    if (!producers) continue;
+    if (declared) {
+      const producers = producersOf(declaration!, l.path);
+      if (producers) {
+        const value = judgedValue(l.path, l.value, schemas);
+        if (value) leaves.push({ path: l.path, producers, value, ...(sourcesEvidence !== undefined ? { inferred: sourcesEvidence } : {}) });
+        continue;
+      }
+      // A declared named form judges only its named arguments; an inferred one leaves the rest to
+      // the identifier inference below.
+      if (sourcesEvidence === undefined || input.inferIdentifiers !== true) continue;
+    }
+    const evidence = identifierArgumentEvidence(l.path, l.value, schemas);
+    if (evidence === undefined) continue;
     const value = judgedValue(l.path, l.value, schemas);
-    if (value) leaves.push({ path: l.path, producers, value });
+    if (value && value.form === 'identifier') leaves.push({ path: l.path, producers: [ANY_PRODUCER], value, inferred: evidence });
   }
   return { leaves, truncated: walk.truncated };
 }
@@ -162,7 +190,7 @@ export function unsupportedArguments(input: ChoiceCheckInput): ChoiceCheckOutcom
   const externalGroundsUsed: ExternalGroundUse[] = [];
   const composed: ComposedUse[] = [];
   const derived: DerivedUse[] = [];
-  const armed = input.toolCalls.filter((c) => (input.declarationOf(c.name)?.argumentsFrom?.length ?? 0) > 0);
+  const armed = input.toolCalls.filter((c) => declaredArmed(input.declarationOf(c.name)) || input.inferIdentifiers === true);
   tally.notApplicable += input.toolCalls.length - armed.length;
   if (armed.length === 0) return { findings, tally, externalGroundsUsed, composed, derived };
   if (!input.inputCaptured) {
@@ -172,7 +200,7 @@ export function unsupportedArguments(input: ChoiceCheckInput): ChoiceCheckOutcom
   }
 
   const prepared = armed.map((call) => {
-    const declaration = input.declarationOf(call.name)!;
+    const declaration = input.declarationOf(call.name);
     const schemas = schemasOf(input.frame, call.name, declaration);
     return { call, schemas, ...judgedLeaves(input, call, declaration, schemas) };
   });
@@ -189,11 +217,12 @@ export function unsupportedArguments(input: ChoiceCheckInput): ChoiceCheckOutcom
         (tally.unreachableReasons[`arguments had more than ${input.maxArgumentLeaves} leaves; the rest were not checked`] ?? 0) + 1;
     }
     let checkedLeaves = 0;
-    for (const { path, producers, value: judged } of leaves) {
+    for (const { path, producers, value: judged, inferred } of leaves) {
+      const mark = (f: Finding) => (inferred !== undefined ? armedByInference(f, inferred) : f);
       const leaf = { path };
       checkedLeaves++;
       tally.checked++;
-      const verdict = grounds.ground(judged, producers, enums);
+      const verdict = grounds.ground(judged, producers, enums, fieldName(leaf.path));
       if (verdict.grounding === 'served' || verdict.grounding === 'enum') continue;
       if (verdict.grounding === 'external') {
         externalGroundsUsed.push({ toolName: call.name, ...(call.id ? { toolCallId: call.id } : {}), path: leaf.path, value: judged.text, source: verdict.ground.source });
@@ -226,10 +255,10 @@ export function unsupportedArguments(input: ChoiceCheckInput): ChoiceCheckOutcom
       seenPaths.add(identity);
       if (verdict.grounding === 'unserved') {
         tally.findings++;
-        findings.push(buildFinding(input, call, leaf.path, judged.text, producers, written()));
+        findings.push(mark(buildFinding(input, call, leaf.path, judged.text, producers, written())));
         continue;
       }
-      const finding = groundedFinding({ span: input.span, call, path: leaf.path, value: judged.text, producers, verdict, quotedValueChars: input.quotedValueChars });
+      const finding = mark(groundedFinding({ span: input.span, call, path: leaf.path, value: judged.text, producers, verdict, quotedValueChars: input.quotedValueChars }));
       // Advisory findings are places to look: they are not failed leaves.
       if (!finding.advisory) tally.findings++;
       findings.push(finding);
@@ -238,6 +267,13 @@ export function unsupportedArguments(input: ChoiceCheckInput): ChoiceCheckOutcom
     if (checkedLeaves === 0) tally.notApplicable++;
   }
   return { findings, tally, externalGroundsUsed, composed, derived };
+}
+
+/** The argument's own field name: the last segment of its path that is not an index (`payment_id` of `args.payment_methods.0.payment_id`). */
+function fieldName(path: string): string | undefined {
+  const segments = path.split('.');
+  for (let i = segments.length - 1; i > 0; i--) if (!/^\d+$/.test(segments[i]!)) return segments[i];
+  return undefined;
 }
 
 function buildFinding(
@@ -299,7 +335,7 @@ function buildFinding(
   const orderClause = input.idsMatchedByOrder ? ' (The telemetry recorded no tool-call ids; this call was matched by name and order only.)' : '';
   const message =
     grounding === 'assistant-only'
-      ? `'${call.name}' was called with ${argName} = "${q}", and the only place that value appears in the request the model chose from is its own earlier answer: no system prompt, user message or tool result served it.${earlierClause} Call ${orList(argumentsFrom)} again and use a value it returns.${orderClause} ${NOTHING_BLOCKED}`
+      ? `'${call.name}' was called with ${argName} = "${q}", and the only place that value appears in the request the model chose from is its own earlier answer: no system prompt, user message or tool result served it.${earlierClause} Call ${producersPhrase(argumentsFrom, orList)} again and use a value it returns.${orderClause} ${NOTHING_BLOCKED}`
       : `'${call.name}' was called with ${argName} = "${q}", and nothing in the window the model saw served that value: no system prompt, user message, tool result or tool schema contains it.${exampleClause}${earlierClause}${orderClause} ${NOTHING_BLOCKED}`;
 
   return {

@@ -144,14 +144,14 @@ export function runCheck(argv: string[], io: CheckIo = {}): CliResult {
   return { exitCode: EXIT.findings, stdout, stderr: `footprint-otel check: ${what} (--fail-on ${failOn}): exit ${EXIT.findings}\n` };
 }
 
-/** Said once when no declarations were given and LLM requests were seen: which checks are off, and the command that drafts declarations. */
+/** Said once when no declarations were given and LLM requests were seen: which checks examined nothing, and the command that drafts declarations. */
 function noDeclarationsNote(r: CheckReport, files: readonly string[]): string[] {
   if (!r.traces.some((t) => t.llmRequests > 0)) return [];
   const off = sumTallies(r.traces.flatMap((t) => t.tallies)).filter((t) => t.checked === 0 && t.unreachable === 0).map((t) => t.check);
   if (off.length === 0) return [];
   const cmd = `footprint-otel declarations suggest ${files.map(shellWord).join(' ')} --out declarations.yaml`;
   return [
-    `No declarations given, so ${plural(off.length, 'check')} ${off.length === 1 ? 'is' : 'are'} off (${off.join(', ')}): they need to know which tool arguments come from which tool results.`,
+    `No declarations given: checks ran on what the trace itself shows (inferred), and ${plural(off.length, 'check')} found nothing ${off.length === 1 ? 'it' : 'they'} could examine (${off.join(', ')}); declarations arm them further: which tool arguments come from which tool results, result columns, claims.`,
     `\`${cmd}\` drafts them from this trace; review the draft, then pass it with --declarations declarations.yaml.`,
   ];
 }

@@ -61,6 +61,8 @@ export function findingJson(f: Finding, e: SpanEventData): Record<string, unknow
     value: attr(e, N.ATTR_FINDING_VALUE) ?? null,
     grounding: f.grounding ?? null,
     advisory: f.advisory === true,
+    armedBy: f.armedBy ?? 'declared',
+    ...(f.armedEvidence ? { armedEvidence: f.armedEvidence } : {}),
     message: attr(e, N.ATTR_FINDING_MESSAGE) ?? f.message,
     witnesses,
   };

@@ -1,7 +1,9 @@
 // `footprint-otel declarations suggest TRACE... [--out FILE]`: reads exported traces (any shape
 // `check` reads), and writes a DRAFT declarations file for a person to review: every tool seen,
-// recorded input schemas, argumentsFrom proposed from observed data flow with the counts as
-// comments, readOnly and answers.checkValues left commented for the user to decide.
+// recorded input schemas, argumentsFrom proposed from observed data flow (and from the schema's own
+// words, "as returned by X") with the counts as comments, readOnly as inference concluded it (with
+// its evidence) where it did, and answers.checkValues left commented for the user to decide: the
+// draft is the inference made permanent, for review.
 // Must never overwrite an existing file, and never write a draft that would not load.
 
 import { existsSync, writeFileSync } from 'node:fs';
@@ -17,6 +19,7 @@ import type { ModelEvent } from '../model/agent.js';
 import { DEFAULT_LIMITS } from '../limits.js';
 import { draftDeclarations, type DeclarationsDraft, type ObservedFlow } from '../declarations/draft.js';
 import { validateDeclarations } from '../declarations/schema.js';
+import { inferRole } from '../declarations/inferred.js';
 import type { CliResult } from './check.js';
 
 export const SUGGEST_USAGE = `usage: footprint-otel declarations suggest TRACE... [--out FILE]
@@ -118,9 +121,15 @@ export function renderDraft(draft: DeclarationsDraft, files: readonly string[], 
       notes.push(
         `    # not seen in any earlier tool result: ${u.path} (${times(u.calls, 'call')}, e.g. ${oneLine(u.example, 40)}), given by the user or a fixed vocabulary${sources.length > 0 && t.inputSchema === undefined ? '; with argumentsFrom, declare a vocabulary as an enum in inputSchema or its values are flagged' : ''}`,
       );
-    if (sources.length > 0) live.push(`    argumentsFrom: [${sources.map(yamlKey).join(', ')}]`);
+    // What inference concluded from the schema's own words joins what the data flow showed.
+    const schemaSources = [...new Set(Object.values(t.schemaSources?.byArgument ?? {}).flat())];
+    if (t.schemaSources) notes.push(`    # inferred: ${t.schemaSources.evidence}`);
+    const all = [...new Set([...sources, ...schemaSources])];
+    if (all.length > 0) live.push(`    argumentsFrom: [${all.map(yamlKey).join(', ')}]`);
     else if (t.calls > 0) notes.push('    # argumentsFrom: no argument value of it was seen in an earlier tool result');
-    notes.push('    # readOnly: true    # yours to decide: the tool only reads; any declaration of a tool also lets a refused read of it be checked against the answer');
+    const role = inferRole({ name: t.name, ...(t.description ? { description: t.description } : {}), ...(t.annotations ? { annotations: t.annotations } : {}) });
+    if (role) live.push(`    readOnly: ${role.readOnly}    # inferred (in force already, by inference): ${role.evidence}; correct it if it is wrong`);
+    else notes.push('    # readOnly: true    # yours to decide: nothing in the trace says whether the tool only reads (its name and description have no read or write verb)');
     if (t.inputSchema !== undefined) {
       live.push('    # inputSchema: as the telemetry recorded it (its enum values are served vocabulary)');
       live.push(...stringifyYaml({ inputSchema: t.inputSchema }, { indent: 2 }).trimEnd().split('\n').map((l) => `    ${l}`));

@@ -5,11 +5,18 @@
 // (readOnly, answers). Pure: model events in, plain data out; no I/O, no clocks. Bounded walks.
 
 import type { LlmRequest, ModelEvent, ToolExecution } from '../model/agent.js';
+import { sourcesFromSchema } from './inferred.js';
 
 export interface ToolSeen {
   name: string;
   /** The recorded input schema (from the first request whose tool definitions carried one). */
   inputSchema?: unknown;
+  /** The recorded description (first seen), for the role inference reads from it. */
+  description?: string;
+  /** MCP annotations, when a definition carried them. */
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean };
+  /** The tools the schema's argument descriptions name as their source (inference), if any. */
+  schemaSources?: { byArgument: Record<string, string[]>; evidence: string };
   /** Tool calls the model chose (and executions not joined to a chosen call). */
   calls: number;
   /** Distinct results seen (in input windows or on tool-execution spans). */
@@ -143,9 +150,16 @@ export function draftDeclarations(events: readonly ModelEvent[], bounds: DraftBo
   for (const req of requests) {
     const scope = scopeOf(req);
     if (req.toolDefinitions) toolDefinitionsRecorded = true;
+    const offered = (req.toolDefinitions ?? []).map((d) => d.name);
     for (const d of req.toolDefinitions ?? []) {
       const t = tool(d.name);
       if (t.inputSchema === undefined && d.inputSchema !== undefined) t.inputSchema = d.inputSchema;
+      if (t.description === undefined && d.description !== undefined) t.description = d.description;
+      if (t.annotations === undefined && d.annotations !== undefined) t.annotations = d.annotations;
+      if (t.schemaSources === undefined) {
+        const sources = sourcesFromSchema(d.name, d.inputSchema, offered);
+        if (sources) t.schemaSources = sources;
+      }
     }
     const nameById = new Map<string, string>();
     req.input.forEach((m, mi) =>

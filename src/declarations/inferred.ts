@@ -1,6 +1,6 @@
 // What the trace itself shows about a tool nobody declared: its role (a read or a write) from its
-// MCP annotations, the verb of its name, or the verb its description opens with; and which of its
-// arguments are identifiers (by name or schema). The second, visible tier beside declarations:
+// MCP annotations, the verb of its name, or the verb its description opens with; and the tools its
+// arguments come from, where its schema's descriptions name them ("as returned by list_machines"). The second, visible tier beside declarations:
 // every inferred fact carries the evidence it came from, a declared fact always wins, and a tool
 // whose evidence disagrees (`get_or_create_user`) gets no role at all.
 // Must never infer from a tool's results or from values (only names, descriptions, schemas and
@@ -14,6 +14,16 @@ export interface ToolEvidence {
   description?: string;
   /** MCP tool annotations, when a definition carried them. */
   annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean };
+  /** Arguments whose schema description names the tools they come from (`as returned by list_machines`). */
+  sources?: InferredSources;
+  /** The input schema the telemetry recorded (bounded by the caller): recorded, so used as a declared one would be. */
+  inputSchema?: unknown;
+}
+
+/** Producers by argument name, read from the schema's own words, with the words that said so. */
+export interface InferredSources {
+  byArgument: Record<string, string[]>;
+  evidence: string;
 }
 
 /** An inferred role: `readOnly` true for a read, false for a write, with why. */
@@ -26,6 +36,56 @@ export interface InferredRole {
 export interface InferredFacts {
   /** Set when `readOnly` was inferred. */
   readOnly?: string;
+  /** Set when `argumentsFrom` (and `argumentSources`) were inferred. */
+  argumentsFrom?: string;
+}
+
+const MAX_SCHEMA_PROPERTIES = 64;
+const MAX_DESCRIPTION_CHARS = 400;
+
+/**
+ * The tools an input schema's argument descriptions name as their source: a top-level property
+ * (or the items of an array property) whose description holds another offered tool's name as a
+ * whole word (`Machine identifier as returned by list_machines.`). Undefined when none does.
+ */
+export function sourcesFromSchema(tool: string, schema: unknown, offered: readonly string[]): InferredSources | undefined {
+  if (schema === null || typeof schema !== 'object') return undefined;
+  const props = (schema as Record<string, unknown>)['properties'];
+  if (props === null || typeof props !== 'object' || Array.isArray(props)) return undefined;
+  const others = offered.filter((n) => n !== tool && n.length >= 3);
+  if (others.length === 0) return undefined;
+  const byArgument: Record<string, string[]> = {};
+  const said: string[] = [];
+  for (const [arg, node] of Object.entries(props as Record<string, unknown>).slice(0, MAX_SCHEMA_PROPERTIES)) {
+    const descriptions = descriptionsOf(node);
+    const named = others.filter((n) => descriptions.some((d) => mentions(d, n)));
+    if (named.length === 0) continue;
+    byArgument[arg] = named;
+    said.push(`the schema of '${arg}' names ${named.map((n) => `'${n}'`).join(', ')}`);
+  }
+  return said.length > 0 ? { byArgument, evidence: said.join('; ') } : undefined;
+}
+
+/** A property's own description and its array items' (and their properties'), bounded. */
+function descriptionsOf(node: unknown): string[] {
+  const out: string[] = [];
+  const visit = (n: unknown, depth: number) => {
+    if (n === null || typeof n !== 'object' || depth > 2) return;
+    const r = n as Record<string, unknown>;
+    if (typeof r['description'] === 'string') out.push(r['description'].slice(0, MAX_DESCRIPTION_CHARS));
+    visit(r['items'], depth + 1);
+  };
+  visit(node, 0);
+  return out;
+}
+
+/** Whether `text` holds the tool name as a whole word (tool names join words with _ - . or case). */
+function mentions(text: string, name: string): boolean {
+  const at = text.indexOf(name);
+  if (at < 0) return false;
+  const before = at === 0 ? '' : text[at - 1]!;
+  const after = text[at + name.length] ?? '';
+  return !/[\w-]/.test(before) && !/[\w-]/.test(after);
 }
 
 /** A tool's declaration as the checks see it: what was declared, completed by what was inferred. */
@@ -103,10 +163,19 @@ export function inferRole(e: ToolEvidence): InferredRole | undefined {
  * inferred only where the author said nothing about it. `infer: false` returns the declaration as is.
  */
 export function effectiveDeclaration(declared: ToolDeclaration | undefined, evidence: ToolEvidence, infer: boolean): EffectiveDeclaration | undefined {
-  if (!infer || declared?.readOnly !== undefined) return declared;
-  const role = inferRole(evidence);
-  if (!role) return declared;
-  return { ...declared, readOnly: role.readOnly, inferred: { readOnly: role.evidence } };
+  if (!infer) return declared;
+  let out: EffectiveDeclaration | undefined = declared;
+  // A schema the telemetry recorded serves where none was declared (enum filters, identifier words).
+  if (declared?.inputSchema === undefined && evidence.inputSchema !== undefined) out = { ...out, inputSchema: evidence.inputSchema };
+  if (declared?.readOnly === undefined) {
+    const role = inferRole(evidence);
+    if (role) out = { ...out, readOnly: role.readOnly, inferred: { ...out?.inferred, readOnly: role.evidence } };
+  }
+  if (!(declared?.argumentsFrom?.length) && evidence.sources) {
+    const producers = [...new Set(Object.values(evidence.sources.byArgument).flat())];
+    out = { ...out, argumentsFrom: producers, argumentSources: evidence.sources.byArgument, inferred: { ...out?.inferred, argumentsFrom: evidence.sources.evidence } };
+  }
+  return out;
 }
 
 /** How a fact the check relied on came to be: declared by an author, or inferred from the trace. */
@@ -115,4 +184,9 @@ export type ArmedBy = 'declared' | 'inferred';
 /** Whether `readOnly` of this declaration was inferred. */
 export function roleArmedBy(d: EffectiveDeclaration | undefined): ArmedBy {
   return d?.inferred?.readOnly !== undefined ? 'inferred' : 'declared';
+}
+
+/** The evidence of an inferred `argumentsFrom`, or undefined when it was declared (or absent). */
+export function sourcesInferred(d: ToolDeclaration | undefined): string | undefined {
+  return (d as EffectiveDeclaration | undefined)?.inferred?.argumentsFrom;
 }

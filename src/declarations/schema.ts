@@ -35,6 +35,7 @@ const ErrorShape = z
 const Tool = z.strictObject({
   argumentsFrom: ArgumentsFrom.optional(),
   readOnly: z.boolean().optional(),
+  volatile: z.boolean().optional(),
   inputSchema: z.record(z.string(), z.unknown()).optional(),
   resultColumns: z.record(nonBlank, Column).optional(),
   rowsAt: nonBlank.refine((s) => rowsAtSteps(s) !== undefined, 'must be a key, a dotted path (data.items) or a JSON pointer (/data/items) with no blank step').optional(),
@@ -52,7 +53,7 @@ const DeclarationsSchema = z.strictObject({
   inference: z.boolean().optional(),
 });
 
-const TOOL_KEYS = ['argumentsFrom', 'readOnly', 'inputSchema', 'resultColumns', 'rowsAt', 'errorShape'];
+const TOOL_KEYS = ['argumentsFrom', 'readOnly', 'volatile', 'inputSchema', 'resultColumns', 'rowsAt', 'errorShape'];
 const ERROR_SHAPE_KEYS = ['field', 'refused', 'notFound', 'message'];
 const TOP_KEYS = ['tools', 'claims', 'answers', 'inference'];
 const ANSWER_KEYS = ['checkValues'];

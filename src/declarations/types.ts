@@ -40,6 +40,11 @@ export interface ToolDeclaration {
    */
   argumentSources?: Record<string, string[]>;
   readOnly?: boolean;
+  /**
+   * Its data moves on its own (a balance, a queue, a parcel's scan): an answer that restates an
+   * earlier turn's result of it without reading again is a place to look (prior-turn-evidence).
+   */
+  volatile?: boolean;
   /** The tool's input JSON Schema; its `enum` values are served vocabulary. */
   inputSchema?: unknown;
   /** Declared result columns, checked over every row of an array-of-objects result. */

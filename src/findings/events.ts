@@ -90,5 +90,7 @@ export function findingToEvent(f: Finding, time: bigint, o: EventOptions): SpanE
   if (f.toolCallId) attributes[N.ATTR_TOOL_CALL_ID] = fit(f.toolCallId);
   if (f.grounding) attributes[N.ATTR_FINDING_GROUNDING] = f.grounding;
   if (f.advisory) attributes[N.ATTR_FINDING_ADVISORY] = true;
+  attributes[N.ATTR_FINDING_ARMED_BY] = f.armedBy ?? 'declared';
+  if (f.armedEvidence) attributes[N.ATTR_FINDING_ARMED_EVIDENCE] = fit(f.armedEvidence);
   return { name: N.EVENT_FINDING, timeUnixNano: time, attributes };
 }

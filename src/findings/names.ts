@@ -27,6 +27,10 @@ export const GROUNDING_COMPOSED = 'composed';
 export const GROUNDING_DERIVED = 'derived';
 export const GROUNDING_WRONG_PRODUCER = 'wrong-producer';
 export const ATTR_FINDING_ADVISORY = 'footprint.finding.advisory';
+/** How the check that filed a finding was armed: `declared` (an author said so) or `inferred` (the trace showed it). */
+export const ATTR_FINDING_ARMED_BY = 'footprint.finding.armed_by';
+/** For an inferred arming, the evidence it came from (`its name has the read verb 'get'`). */
+export const ATTR_FINDING_ARMED_EVIDENCE = 'footprint.finding.armed_evidence';
 export const ATTR_TOOL_NAME = 'footprint.tool.name';
 export const ATTR_TOOL_CALL_ID = 'footprint.tool.call.id';
 
@@ -38,6 +42,8 @@ export const ATTR_DISPOSITION_CHECKS = 'footprint.disposition.checks';
 export const ATTR_DISPOSITION_SUMMARY = 'footprint.disposition.summary';
 export const ATTR_DISPOSITION_UNREACHABLE = 'footprint.disposition.unreachable';
 export const ATTR_DISPOSITION_FINDINGS = 'footprint.disposition.findings';
+/** The checks armed by inference (what the trace shows) beyond the declarations, comma-separated; absent when none. */
+export const ATTR_DISPOSITION_INFERRED = 'footprint.disposition.inferred';
 
 /** Carrier spans: written when a finding's subject span has already left. */
 export const CARRIER_SPAN_NAME = 'footprint.findings';

@@ -47,6 +47,10 @@ export interface Finding {
   /** Check-specific classification, e.g. `assistant-only` | `nowhere` for unsupported-argument. */
   grounding?: string;
   conversationId?: string;
+  /** How the check was armed for this finding: declared by an author (default) or inferred from the trace. */
+  armedBy?: 'declared' | 'inferred';
+  /** The evidence of an inferred arming. */
+  armedEvidence?: string;
 }
 
 /** Per-check accounting for one turn: "no findings" must never read as "all checked". */
@@ -74,6 +78,8 @@ export interface RegisteredCheck {
   readsContent: boolean;
   /** Finding kinds it files, when they differ from its id. */
   kinds?: readonly string[];
+  /** Inference can arm it with no declaration (what the trace shows: names, schemas, annotations). */
+  inferable?: boolean;
 }
 
 /** How finding values are written out: quoted, hashed (`sha256:` + 16 hex) or omitted. */

@@ -7,7 +7,8 @@ import { spanKey, type LogData, type SpanData } from '../model/telemetry.js';
 import { DiagnosticList } from '../model/diagnostics.js';
 import type { CheckTally, Finding } from '../model/finding.js';
 import type { ModelEvent, SpanToolDeclaration, ToolDefinition } from '../model/agent.js';
-import { effectiveDeclaration, type EffectiveDeclaration, type ToolEvidence } from '../declarations/inferred.js';
+import { armedChecks } from '../declarations/armed.js';
+import { effectiveDeclaration, sourcesFromSchema, type EffectiveDeclaration, type ToolEvidence } from '../declarations/inferred.js';
 import { mergeToolDeclaration } from '../declarations/load.js';
 import { isAgentSpan, readSpan, tenantOf } from '../conventions/registry.js';
 import { groupLogsBySpan } from '../conventions/log-join.js';
@@ -21,6 +22,7 @@ import { ConversationStore, conversationKey } from './conversations.js';
 import { findingIdentity, findingToEvent, fitBytes } from '../findings/events.js';
 import { redactValue } from '../findings/quote.js';
 import {
+  ATTR_DISPOSITION_INFERRED,
   ATTR_EXTERNAL_GROUND_SOURCE,
   ATTR_FINDING_PREDICATE,
   ATTR_FINDING_VALUE,
@@ -59,6 +61,8 @@ export class FootprintCore {
   readonly config: ResolvedOptions;
   /** Whether the declarations file arms any tool's arguments (fixed at construction). */
   private readonly fileArmsArguments: boolean;
+  /** The checks inference arms beyond the declarations, as the disposition names them ('' when none). */
+  private readonly inferredChecks: string;
   private readonly conversations: ConversationStore;
   /**
    * trace id -> what the core keeps of the trace (trace-record.ts): its conversation id, requests
@@ -102,6 +106,7 @@ export class FootprintCore {
   constructor(options: FootprintOptions & { now?: () => number } = {}) {
     this.config = resolveOptions(options);
     this.fileArmsArguments = Object.values(this.config.declarations.tools).some((t) => (t.argumentsFrom?.length ?? 0) > 0);
+    this.inferredChecks = armedChecks(this.config.declarations).inferred.join(', ');
     const { limits, now } = this.config;
     this.conversations = new ConversationStore(limits, now, () => this.cachesBytes());
     this.traces = new BoundedMap({ maxEntries: limits.maxConversations, idleMs: limits.conversationIdleMs, now, onEvict: (_k, rec) => (this.cacheBytes -= traceRecordPartsBytes(rec)) });
@@ -169,7 +174,7 @@ export class FootprintCore {
 
   /** Bytes of every cache besides the conversations (estimates, like the conversations' own). */
   private cachesBytes(): number {
-    return this.cacheBytes + this.traces.size * TRACE_RECORD_BYTES + (this.spanDeclarations.size + this.toolEvidence.size) * SPAN_DECLARATION_BYTES + this.windows.bytes;
+    return this.cacheBytes + this.traces.size * TRACE_RECORD_BYTES + this.spanDeclarations.size * SPAN_DECLARATION_BYTES + this.toolEvidence.size * TOOL_EVIDENCE_BYTES + this.windows.bytes;
   }
 
   /** Keeps the caches within their share of the state bound (oldest remembered spans go first). */
@@ -408,7 +413,10 @@ export class FootprintCore {
       }
       // `findings` counts findings written (one per defect per trace), not re-detections.
       const rows = dispositionRows(CHECK_CATALOG, this.talliesOf(traceId)).map((r) => ({ ...r, findings: written?.get(r.check) ?? 0 }));
-      annotationFor(result, target.key).events.push(this.dispositions.event(rows, llmRequests, target.time, limits.maxWrittenAttributeBytes));
+      const ev = this.dispositions.event(rows, llmRequests, target.time, limits.maxWrittenAttributeBytes);
+      // How the checks were armed: those inference armed beyond the declarations are named.
+      if (this.inferredChecks !== '') ev.attributes[ATTR_DISPOSITION_INFERRED] = this.inferredChecks;
+      annotationFor(result, target.key).events.push(ev);
     }
   }
 
@@ -437,13 +445,19 @@ export class FootprintCore {
 
   /** Keeps what inference reads of each offered tool: its name, its description's opening, its annotations. */
   private rememberToolEvidence(tenant: string, definitions: readonly ToolDefinition[]): void {
-    for (const d of definitions.slice(0, MAX_TOOL_EVIDENCE_PER_REQUEST)) {
+    const kept = definitions.slice(0, MAX_TOOL_EVIDENCE_PER_REQUEST);
+    const offered = kept.map((d) => d.name);
+    for (const d of kept) {
       const key = `${tenant}\u0000${d.name}`;
       if (this.toolEvidence.peek(key)) continue;
+      const sources = sourcesFromSchema(d.name, d.inputSchema, offered);
+      const schemaChars = d.inputSchema !== undefined ? (JSON.stringify(d.inputSchema)?.length ?? 0) : 0;
       this.toolEvidence.set(key, {
+        ...(schemaChars > 0 && schemaChars <= TOOL_EVIDENCE_SCHEMA_CHARS ? { inputSchema: d.inputSchema } : {}),
         name: d.name,
         ...(d.description ? { description: d.description.slice(0, TOOL_EVIDENCE_DESCRIPTION_CHARS) } : {}),
         ...(d.annotations ? { annotations: d.annotations } : {}),
+        ...(sources ? { sources } : {}),
       });
     }
   }
@@ -531,8 +545,12 @@ export class FootprintCore {
 
 /** Estimated bytes of one span declaration entry (its key, the map slot; the declaration is shared). */
 const SPAN_DECLARATION_BYTES = 256;
+/** Estimated bytes of one tool's evidence: its name, description opening, annotations, sources and (up to 8 KiB of) schema. */
+const TOOL_EVIDENCE_BYTES = 2_048;
 /** Tool definitions of one request that inference remembers (the rest are read by name alone). */
 const MAX_TOOL_EVIDENCE_PER_REQUEST = 256;
+/** A recorded input schema longer than this (as JSON) is not kept for inference. */
+const TOOL_EVIDENCE_SCHEMA_CHARS = 8_192;
 /** Characters of a tool's description inference keeps: it reads only the opening verb. */
 const TOOL_EVIDENCE_DESCRIPTION_CHARS = 80;
 

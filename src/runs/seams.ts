@@ -18,7 +18,10 @@ import { emptyLookups, NO_PRODUCER_RESULT } from '../checks/empty-lookup.js';
 import { resultColumns } from '../checks/result-columns.js';
 import { unsupportedValues, UNSUPPORTED_VALUE, type WindowResult } from '../checks/unsupported-value.js';
 import { ValueMemo } from '../values/served.js';
-import { priorTurnEvidence } from '../checks/prior-turn-evidence.js';
+import { priorTurnEvidence, type PriorWrite } from '../checks/prior-turn-evidence.js';
+import { argumentLeaves } from '../checks/argument-leaves.js';
+import { armedByInference } from '../checks/arming.js';
+import { sourcesInferred } from '../declarations/inferred.js';
 import { unsupportedClaims } from '../checks/unsupported-claim.js';
 import { refusalAssertsAbsence } from '../checks/refusal-asserts-absence.js';
 import { producersOf, readToolTest } from '../checks/absence-reads.js';
@@ -136,6 +139,7 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
     maxArgumentLeaves: limits.maxArgumentLeaves,
     quotedValueChars: limits.quotedValueChars,
     memo: valueMemoOf(state),
+    inferIdentifiers: ctx.declarations.inference !== false,
   });
   out.findings.push(...offer.findings, ...choice.findings);
   out.events.push(...derivedEvents(choice.derived, req.endTimeUnixNano, ctx));
@@ -204,6 +208,8 @@ export function checkExecution(ctx: SeamContext, state: ConversationState, ex: T
         .map((r) => ({ toolName: r.toolName, ...(r.callId ? { callId: r.callId } : {}), text: resultText(r.result), ...(r.request !== undefined ? { request: r.request } : {}) }));
   const userTexts = !resultEmpty ? [] : earlierUserTexts(state);
   const lookup = emptyLookups({ row, declaration, producerResults, userTexts, maxArgumentLeaves: ctx.limits.maxArgumentLeaves, quotedValueChars: ctx.limits.quotedValueChars });
+  const sourcesEvidence = sourcesInferred(declaration);
+  if (sourcesEvidence !== undefined) lookup.findings = lookup.findings.map((f) => armedByInference(f, sourcesEvidence));
   // Past its bounds the conversation's ledger is partial: "no earlier producer result" may only
   // mean the result was not kept, and the disposition says so instead of guessing.
   const missing = lookup.tally.unreachableReasons[NO_PRODUCER_RESULT];
@@ -228,7 +234,11 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
   const answerFindings: Finding[] = [];
   const tallies: CheckTally[] = [];
 
-  if (declarations.answers?.checkValues) {
+  // Armed by declaration, or by inference when the answer was written from tool results (an agent
+  // that reads tools answers from them); `checkValues: false` or `inference: false` keeps it off.
+  const windowResultCount = frame.served.filter((s) => s.source === 'tool-result').length;
+  const valuesInferred = declarations.answers?.checkValues === undefined && declarations.inference !== false && windowResultCount > 0;
+  if (declarations.answers?.checkValues || valuesInferred) {
     // One pass each over the ledger and the served history, not one per window result.
     const rowByCall = new Map<string, LedgerRow>();
     for (const r of state.ledger) if (r.callId && !rowByCall.has(r.callId)) rowByCall.set(r.callId, r);
@@ -266,6 +276,7 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
       inputCaptured: true,
       bounds: { maxAnswerTokens: 20_000, maxIndexTokens: 200_000, quotedValueChars: limits.quotedValueChars },
     });
+    const declarationOf = (name: string) => ctx.declarationOf(req.tenant, name);
     const prior = priorTurnEvidence({
       span: req.span,
       grounded: values.grounded,
@@ -273,9 +284,16 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
       currentTurnTraceId: traceId,
       toolCallsThisTurn: turnRows.length,
       ...lastUserMessage(frame),
+      writes: conversationWrites(state.ledger, declarationOf, limits.maxArgumentLeaves),
+      readArguments: (callId) => {
+        const row = rowByCall.get(callId);
+        return row ? argumentValues(row.arguments, limits.maxArgumentLeaves) : [];
+      },
+      isVolatile: (name) => declarationOf(name)?.volatile === true,
       quotedValueChars: limits.quotedValueChars,
     });
-    answerFindings.push(...values.findings, ...prior.findings);
+    const evidence = `the answer was written from a window holding ${windowResultCount} tool result${windowResultCount === 1 ? '' : 's'}`;
+    answerFindings.push(...[...values.findings, ...prior.findings].map((f) => (valuesInferred ? armedByInference(f, evidence) : f)));
     // Values that passed as derivations: their steps, on the answering span (the witness of the pass).
     for (const d of values.derived.slice(0, VALUE_SEARCH_LIMITS.maxDerivedEvents)) {
       out.events.push({
@@ -347,6 +365,25 @@ function derivedEvents(derived: readonly DerivedUse[], timeUnixNano: bigint, ctx
       [ATTR_DERIVATION]: fitBytes(`${d.formula}; from ${d.from}`, ctx.limits.maxWrittenAttributeBytes),
     },
   }));
+}
+
+/** A call's argument values, lower-cased (string and number leaves), for "a write touched it". */
+function argumentValues(args: unknown, max: number): string[] {
+  return argumentLeaves(args, max)
+    .leaves.map((l) => (typeof l.value === 'string' ? l.value.trim().toLowerCase() : typeof l.value === 'number' ? String(l.value) : ''))
+    .filter((v) => v.length >= 3);
+}
+
+/** The conversation's writes that went through (tools declared or inferred `readOnly: false`), with their argument values. */
+function conversationWrites(ledger: readonly LedgerRow[], declarationOf: (name: string) => { readOnly?: boolean } | undefined, max: number): PriorWrite[] {
+  const out: PriorWrite[] = [];
+  for (const r of ledger) {
+    if (r.request === undefined || declarationOf(r.toolName)?.readOnly !== false) continue;
+    // A write that failed or was refused changed nothing.
+    if (r.outcome !== 'ran' || r.reading.refusal !== undefined || r.reading.absence?.notFound !== undefined) continue;
+    out.push({ toolName: r.toolName, ...(r.callId ? { callId: r.callId } : {}), request: r.request, values: argumentValues(r.arguments, max) });
+  }
+  return out;
 }
 
 function notArmed(check: string): CheckTally {

@@ -1,29 +1,17 @@
 // What `serve` says when it has started, for a person reading the terminal: where it listens,
-// which checks are armed by the declarations (and, with none, the one command that drafts them),
+// which checks are armed by the declarations and which by inference (and, with no declarations,
+// the one command that drafts them),
 // and where findings go. Also the one line said when an address cannot be bound, naming the flag
 // that changes it. Pure: builds lines from config and declarations; never prints, never throws.
 
 import type { Declarations } from '../declarations/types.js';
-import { CHECK_CATALOG } from '../checks/catalog.js';
+import { armedChecks, armedLine } from '../declarations/armed.js';
 import type { ServiceConfig } from './config.js';
 import { authRequired } from './auth.js';
 import * as N from './names.js';
 
 /** The command that drafts declarations from a recorded trace (the CLI's). */
 export const SUGGEST_COMMAND = 'footprint-otel declarations suggest <trace file>';
-
-/** Which registered checks the declarations arm (declared, never inferred: see src/declarations/types.ts). */
-export function armedChecks(d: Declarations | undefined): string[] {
-  if (!d) return [];
-  const tools = Object.values(d.tools ?? {});
-  const armed = new Set<string>();
-  if (tools.some((t) => (t.argumentsFrom?.length ?? 0) > 0)) for (const id of ['dangling-reference', 'unsupported-argument', 'empty-lookup']) armed.add(id);
-  if (tools.some((t) => t.resultColumns && Object.keys(t.resultColumns).length > 0)) armed.add('result-columns');
-  if (d.answers?.checkValues) for (const id of ['unsupported-value', 'prior-turn-evidence']) armed.add(id);
-  if (d.claims && Object.keys(d.claims).length > 0) armed.add('unsupported-claim');
-  if (tools.length > 0) armed.add('refusal-asserts-absence');
-  return CHECK_CATALOG.map((c) => c.id).filter((id) => armed.has(id));
-}
 
 export function startSummary(config: ServiceConfig, declarations: Declarations | undefined, address: string, grpcAddress: string | null): string[] {
   const lines: string[] = [];
@@ -32,13 +20,12 @@ export function startSummary(config: ServiceConfig, declarations: Declarations |
   if (!config.checks) lines.push('  checks: off (checks: false in the config); spans pass through unchanged');
   else {
     const armed = armedChecks(declarations);
-    const all = CHECK_CATALOG.map((c) => c.id);
-    if (armed.length === 0) {
-      lines.push(`  checks: none armed — ${declarations ? `${config.declarationsPath} declares nothing that arms a check` : 'no declarations given (--declarations FILE)'}; every check needs a declaration to examine a tool or an answer`);
+    if (armed.declared.length === 0 && armed.inferred.length === 0) {
+      lines.push(`  checks: none armed — ${declarations ? `${config.declarationsPath} declares nothing that arms a check, and turns inference off` : 'no declarations given (--declarations FILE)'}`);
       lines.push(`  draft declarations from a recorded trace with: ${SUGGEST_COMMAND}`);
     } else {
-      const rest = all.filter((id) => !armed.includes(id));
-      lines.push(`  checks armed (${config.declarationsPath}): ${armed.join(', ')}${rest.length ? `; not armed (nothing declared for them): ${rest.join(', ')}` : ''}`);
+      lines.push(`  checks: ${armedLine(armed, config.declarationsPath ?? 'declarations')}`);
+      if (armed.declared.length === 0) lines.push(`  draft declarations from a recorded trace with: ${SUGGEST_COMMAND}`);
     }
   }
   const ds = config.downstream;

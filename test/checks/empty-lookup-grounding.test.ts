@@ -57,11 +57,11 @@ describe('empty-lookup: argumentsFrom, named form', () => {
 
   it('judges only named arguments, each against its own producers', () => {
     const out = run({ machine_id: 'srv-web-edge-11', site: 'fra-1', query: 'srv-db-primary-04 nightly' }, named);
-    expect(out.findings.map((f) => [f.predicate, f.subjects[1]!.id])).toEqual([
-      ['args.machine_id', 'list_machines'],
-      ['args.site', 'list_sites'],
-    ]);
+    // Both named arguments are judged (the free-text query is not); one finding per call, the first.
+    expect(out.findings.map((f) => [f.predicate, f.subjects[1]!.id])).toEqual([['args.machine_id', 'list_machines']]);
     expect(out.tally.checked).toBe(2);
+    const siteOnly = run({ machine_id: 'srv-zz-99', site: 'fra-1' }, named);
+    expect(siteOnly.findings.map((f) => [f.predicate, f.subjects[1]!.id])).toEqual([['args.site', 'list_sites']]);
   });
 
   it('a value served only by another argument\'s producer does not count', () => {

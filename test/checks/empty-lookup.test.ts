@@ -143,10 +143,10 @@ describe('unit: empty-lookup and every fence', () => {
     expect(f.message).toContain('(call call_lm_007, chosen in request 4)');
   });
 
-  it('each matching argument is its own finding, by path', () => {
+  it('several matching arguments: every one judged, one finding for the call (the first)', () => {
     const out = run({ arguments: { machine_id: 'srv-db-04', also: ['srv-web-11', 'srv-zz-99'] } });
-    expect(out.findings.map((f) => f.predicate)).toEqual(['args.machine_id', 'args.also.0']);
-    expect(out.tally).toMatchObject({ checked: 3, findings: 2 });
+    expect(out.findings.map((f) => f.predicate)).toEqual(['args.machine_id']);
+    expect(out.tally).toMatchObject({ checked: 3, findings: 1 });
   });
 
   it('non-empty result: a checked pass', () => {
@@ -184,7 +184,8 @@ describe('unit: empty-lookup and every fence', () => {
   it('bounds the leaves it walks and says so', () => {
     const args = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`k${i}`, 'srv-db-04']));
     const out = run({ arguments: args }, { maxArgumentLeaves: 3 });
-    expect(out.findings).toHaveLength(3);
+    expect(out.findings).toHaveLength(1);
+    expect(out.tally.checked).toBe(3);
     expect(Object.keys(out.tally.unreachableReasons)[0]).toContain('more than 3 leaves');
   });
 
@@ -209,5 +210,40 @@ describe('unit: empty-lookup and every fence', () => {
     expect(out.findings).toEqual([]);
     expect(out.tally).toMatchObject({ checked: 0, findings: 0, notApplicable: 1, unreachable: 0, unreachableReasons: {} });
     expect(emptyLookups({ row: row({}, { readOnly: true }), declaration: { readOnly: true }, producerResults: [MACHINES] }).tally.notApplicable).toBe(1);
+  });
+});
+
+describe('unit: empty-lookup on writes and calls with several judged arguments', () => {
+  const FLIGHTS: ProducerResult = {
+    toolName: 'get_reservation_details',
+    callId: 'call_rd_001',
+    request: 3,
+    text: '{"reservation_id":"M20IZO","flights":[{"flight_number":"HAT268","date":"2024-05-24"},{"flight_number":"HAT010","date":"2024-05-25"}]}',
+  };
+  const decl: ToolDeclaration = { argumentsFrom: ['get_reservation_details'] };
+  const args = { reservation_id: 'M20IZO', flights: [{ flight_number: 'HAT268' }, { flight_number: 'HAT010' }] };
+
+  it("a write's not-found error is about an action, not an empty lookup: not applicable", () => {
+    const out = emptyLookups({
+      row: row({ toolName: 'update_reservation_flights', arguments: args, result: 'Error: flight HAT010 not found' }, decl),
+      declaration: { ...decl, readOnly: false },
+      producerResults: [FLIGHTS],
+    });
+    expect(out.findings).toEqual([]);
+    expect(out.tally).toMatchObject({ checked: 0, findings: 0, notApplicable: 1 });
+  });
+
+  it('a read that finds nothing for several served values: one finding, for the value its own words name', () => {
+    const out = emptyLookups({
+      row: row({ toolName: 'flight_status', arguments: args, result: 'Error: flight HAT010 not found' }, decl),
+      declaration: decl,
+      producerResults: [FLIGHTS],
+    });
+    expect(out.findings).toHaveLength(1);
+    expect(out.findings[0]).toMatchObject({ predicate: 'args.flights.1.flight_number', value: 'HAT010' });
+    expect(out.tally).toMatchObject({ checked: 3, findings: 1 });
+    // Words that name none of them: the first judged argument.
+    const plain = emptyLookups({ row: row({ toolName: 'flight_status', arguments: args, result: '[]' }, decl), declaration: decl, producerResults: [FLIGHTS] });
+    expect(plain.findings.map((f) => f.value)).toEqual(['M20IZO']);
   });
 });

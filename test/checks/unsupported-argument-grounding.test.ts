@@ -202,6 +202,15 @@ describe('wrong producer', () => {
     expect(out.tally.findings).toBe(0);
   });
 
+  it('served by another tool under the argument\'s own field name: the same kind of identifier, a pass', () => {
+    const jobs: ServedString = { ...tickets, toolName: 'backup_jobs', text: '[{"job":"legacy-weekly","machine_id":"srv-db-07"}]' };
+    const out = run({ machine_id: 'srv-db-07' }, frame([SYSTEM, USER, MACHINES, jobs]));
+    expect(out.findings).toEqual([]);
+    expect(out.tally).toMatchObject({ checked: 1, findings: 0 });
+    // Another field's value (`machine` for `machine_id`) stays of unknown standing.
+    expect(groundings(run({ machine_id: 'srv-db-07' }, frame([SYSTEM, USER, MACHINES, tickets])))).toEqual([['args.machine_id', 'wrong-producer', true]]);
+  });
+
   it('a producer, the user, or an unnamed tool result serving it too is a plain pass', () => {
     expect(run({ machine_id: 'srv-db-07' }, frame([SYSTEM, { ...USER, text: 'Check srv-db-07 please.' }, tickets])).findings).toEqual([]);
     expect(run({ machine_id: 'srv-db-07' }, frame([SYSTEM, USER, { ...tickets, toolName: undefined }])).findings).toEqual([]);

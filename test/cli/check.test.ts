@@ -70,8 +70,23 @@ describe('functional: check over every recorded instrumentation', () => {
     expect(span.attributes['gen_ai.response.id']).toBe('chatcmpl-backup-triage-004');
   });
 
-  it('zero delta: without declarations there are no findings and the summary says nothing was armed', () => {
-    const out = json(fixturePaths('traceloop-openai', 'backup-triage'));
+  it('without declarations, inference arms the checks and every finding says so', () => {
+    const out = json(fixturePaths('traceloop-openai', 'backup-triage')) as unknown as { findings: Record<string, unknown>[]; summary: string };
+    expect(out.findings.map((f) => [f.kind, f.value, f.armedBy])).toEqual([
+      ['dangling-reference', null, 'inferred'],
+      ['unsupported-argument', 'db-primary-full', 'inferred'],
+    ]);
+    for (const f of out.findings) {
+      expect(f.armedEvidence).toBe("the schema of 'machine_id' names 'list_machines'");
+      expect(String(f.message)).toContain('This was checked on inference, not on a declaration');
+    }
+  });
+
+  it('zero delta: `inference: false` and nothing declared arms no check', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fp-noinfer-'));
+    const file = join(dir, 'declarations.yaml');
+    writeFileSync(file, 'inference: false\n');
+    const out = json([...fixturePaths('traceloop-openai', 'backup-triage'), '--declarations', file]);
     expect(out.findings).toEqual([]);
     expect(out.summary).toContain('nothing was declared that arms a check');
   });
@@ -79,7 +94,7 @@ describe('functional: check over every recorded instrumentation', () => {
   it('text output names the trace, the call, the sentence and the witnesses', () => {
     const r = runCheck([...fixturePaths('vercel-ai', 'backup-triage'), '--declarations', DECL]);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toMatch(/^3 checks ran on 5 LLM requests in 2 traces\. 3 findings\./);
+    expect(r.stdout).toMatch(/^5 checks ran on 5 LLM requests in 2 traces\. 3 findings\./);
     expect(r.stdout).toContain('unsupported-argument @ choice — backup_status args.machine_id (call call_bt_003)');
     expect(r.stdout).toContain('[written] "db-primary-full"');
     // Every turn says what was checked, and the final answer's standing comes with its statement.

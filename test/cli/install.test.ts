@@ -64,7 +64,7 @@ describe('install from the packed tarball, outside the checkout', () => {
     expect(kinds).toEqual(['unsupported-argument', 'empty-lookup']);
     const gate = run(bin(), [...argv, '--fail-on', 'findings'], app);
     expect(gate.status).toBe(1);
-    expect(gate.stdout).toMatch(/^2 checks ran on 5 LLM requests in 2 traces/);
+    expect(gate.stdout).toMatch(/^4 checks ran on 5 LLM requests in 2 traces/);
     // Without declarations the demo is not silent.
     const bare = run(bin(), ['check', demo('trace.otlp.json'), demo('logs.otlp.json')], app);
     expect(bare.stdout).toContain('footprint-otel declarations suggest');

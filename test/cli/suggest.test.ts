@@ -43,16 +43,21 @@ describe('functional: the demo trace', () => {
     const drafted = findings([...DEMO_FILES, '--declarations', path]);
     expect(demo.map((f) => f.kind).sort()).toEqual(['empty-lookup', 'unsupported-argument']);
     expect(drafted.map(gist)).toEqual(demo.map(gist));
-    // Without the draft nothing is armed: the draft is what makes the finding, not check itself.
-    expect(findings(DEMO_FILES)).toEqual([]);
+    // Without the draft only inference arms checks: the cut id is still found, said as inferred,
+    // and the empty lookup (which needs declared producers) is not.
+    expect(findings(DEMO_FILES).map((f) => [f.kind, f.value, f.armedBy])).toEqual([['unsupported-argument', 'db-primary-full', 'inferred']]);
+    // (the demo records no tool definitions, so its schema's words cannot arm anything more)
     const d = parseYaml(text) as { tools: Record<string, { argumentsFrom?: string[]; readOnly?: boolean }>; answers?: unknown };
     expect(d.tools.backup_jobs!.argumentsFrom).toEqual(['list_machines']);
     expect(d.tools.backup_status!.argumentsFrom).toEqual(['backup_jobs']);
-    expect(d.tools.list_machines).toBeUndefined();
-    expect(text).toContain('# list_machines:');
+    // list_machines only reads: inference says so from its name, and the draft makes it permanent, with the evidence.
+    expect(d.tools.list_machines).toEqual({ readOnly: true });
+    expect(text).toContain("readOnly: true    # inferred (in force already, by inference): its name has the read verb 'list'");
     expect(text).toContain('"db-primary-full" in "nightly-db-primary-full": review');
     expect(text).toContain('#   checkValues: true');
-    expect(Object.values(d.tools).some((t) => 'readOnly' in t)).toBe(false);
+    // Tools whose names and descriptions have no read or write verb are left to the user.
+    expect(d.tools.backup_jobs!.readOnly).toBeUndefined();
+    expect(text).toContain('# readOnly: true    # yours to decide: nothing in the trace says whether the tool only reads');
     expect(d.answers).toBeUndefined();
   });
   it('the same draft comes from the demo trace as Jaeger JSON', () => {

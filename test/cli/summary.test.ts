@@ -30,18 +30,18 @@ describe('check summary: traces without GenAI spans', () => {
 
   it('a run mixing agent and ordinary traces counts both', () => {
     const out = json([...DEMO, plainServiceTrace(1), '--declarations', DEMO_DECLARATIONS]);
-    expect(out.summary).toMatch(/^2 checks ran on 5 LLM requests in 2 traces \(1 more with no LLM request recognised\)/);
+    expect(out.summary).toMatch(/^4 checks ran on 5 LLM requests in 2 traces \(1 more with no LLM request recognised\)/);
   });
 });
 
-describe('check without declarations: says once which checks are off and how to draft declarations', () => {
-  it('text: the note appears once, names the off checks and the suggest command with the given files', () => {
+describe('check without declarations: says once which checks examined nothing and how to draft declarations', () => {
+  it('text: the note appears once, names the checks that examined nothing and the suggest command with the given files', () => {
     const r = runCheck(DEMO, { width: 10_000 });
     expect(r.exitCode).toBe(0);
     const lines = r.stdout.split('\n');
     const notes = lines.filter((l) => l.startsWith('No declarations given'));
     expect(notes).toHaveLength(1);
-    expect(notes[0]).toMatch(/^No declarations given, so 8 checks are off \(dangling-reference, unsupported-argument, empty-lookup, /);
+    expect(notes[0]).toMatch(/^No declarations given: checks ran on what the trace itself shows \(inferred\), and 5 checks found nothing they could examine \(dangling-reference, empty-lookup, result-columns, /);
     const suggest = lines.filter((l) => l.includes('declarations suggest'));
     expect(suggest).toEqual([`\`footprint-otel declarations suggest ${DEMO.join(' ')} --out declarations.yaml\` drafts them from this trace; review the draft, then pass it with --declarations declarations.yaml.`]);
   });

@@ -97,12 +97,12 @@ describe('check over the hand-built Mastra 1.x export', () => {
     expect(String(ua.message)).toContain('its own earlier answer');
     expect(String(ua.message)).toContain('It was served earlier in this conversation (tool result');
     // Mastra records the agent's tool names only on invoke_agent, not per request: dangling-reference cannot run.
-    expect(out.summary).toBe('2 checks ran on 5 LLM requests in 2 traces; 1 could not run: tool definitions were not recorded. 2 findings.');
+    expect(out.summary).toBe('4 checks ran on 5 LLM requests in 2 traces; 1 could not run: tool definitions were not recorded. 2 findings.');
   });
   it('clean-control: no finding', () => {
     const out = check(join(DIR, 'clean-control.otlp.json'));
     expect(out.findings).toEqual([]);
-    expect(out.summary).toBe('2 checks ran on 3 LLM requests in 1 trace; 1 could not run: tool definitions were not recorded. 0 findings.');
+    expect(out.summary).toBe('4 checks ran on 3 LLM requests in 1 trace; 1 could not run: tool definitions were not recorded. 0 findings.');
   });
   it('the older per-turn chat span (model_generation with gen_ai.input.messages): not read, MASTRA_1X_TURN_NOT_READ; the tool spans still give the write-seam finding', () => {
     const out = check(join(DIR, 'backup-triage.per-turn.otlp.json'));

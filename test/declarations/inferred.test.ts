@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveDeclaration, inferRole, nameWords, roleArmedBy } from '../../src/declarations/inferred.js';
+import { effectiveDeclaration, inferRole, nameWords, roleArmedBy, sourcesFromSchema, sourcesInferred } from '../../src/declarations/inferred.js';
 
 describe('inferRole', () => {
   it('reads the verb of names in every case style', () => {
@@ -41,5 +41,38 @@ describe('effectiveDeclaration', () => {
     expect(roleArmedBy(declared)).toBe('declared');
     expect(effectiveDeclaration({ argumentsFrom: ['list_machines'] }, { name: 'backup_status' }, true)).toEqual({ argumentsFrom: ['list_machines'] });
     expect(effectiveDeclaration(undefined, { name: 'list_machines' }, false)).toBeUndefined();
+  });
+});
+
+describe('sourcesFromSchema', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      machine_id: { type: 'string', description: 'Machine identifier as returned by list_machines.' },
+      statuses: { type: 'array', items: { type: 'string', description: 'A status, e.g. failed.' } },
+      jobs: { type: 'array', items: { type: 'string', description: 'Job names as backup_jobs lists them.' } },
+      note: { type: 'string', description: 'Free text; see list_machines_archive for old ones.' },
+    },
+  };
+
+  it('reads the tools a property description names, whole words only, never the tool itself', () => {
+    expect(sourcesFromSchema('backup_status', schema, ['list_machines', 'backup_jobs', 'backup_status'])).toEqual({
+      byArgument: { machine_id: ['list_machines'], jobs: ['backup_jobs'] },
+      evidence: "the schema of 'machine_id' names 'list_machines'; the schema of 'jobs' names 'backup_jobs'",
+    });
+    expect(sourcesFromSchema('list_machines', schema, ['list_machines'])).toBeUndefined();
+    expect(sourcesFromSchema('x', 'not a schema', ['list_machines'])).toBeUndefined();
+  });
+
+  it('completes a declaration with inferred sources and a recorded schema; declared sources win', () => {
+    const sources = sourcesFromSchema('backup_status', schema, ['list_machines', 'backup_jobs'])!;
+    const d = effectiveDeclaration(undefined, { name: 'backup_status', sources, inputSchema: schema }, true)!;
+    expect(d.argumentsFrom).toEqual(['list_machines', 'backup_jobs']);
+    expect(d.argumentSources).toEqual({ machine_id: ['list_machines'], jobs: ['backup_jobs'] });
+    expect(d.inputSchema).toBe(schema);
+    expect(sourcesInferred(d)).toBe(sources.evidence);
+    const declared = effectiveDeclaration({ argumentsFrom: ['inventory'] }, { name: 'backup_status', sources }, true)!;
+    expect(declared.argumentsFrom).toEqual(['inventory']);
+    expect(sourcesInferred(declared)).toBeUndefined();
   });
 });

@@ -94,7 +94,7 @@ describe('account of turn 1 (clean)', () => {
     expect(rowText(account, 'it-checked')).toEqual(['It called list_machines (call call_bt_001).', 'It called backup_jobs (call call_bt_002).']);
     expect(rowText(account, 'it-found')).toEqual(['list_machines returned 2 rows.', 'backup_jobs returned 2 rows.']);
     expect(rowText(account, 'how-sure')).toEqual(['Consistent: the checks that ran found nothing against the answer. This is not a proof it is right.']);
-    expect(rowText(account, 'anything-wrong')).toEqual(['No finding: 2 checks ran on this turn and found nothing.']);
+    expect(rowText(account, 'anything-wrong')).toEqual(['No finding: 4 checks ran on this turn and found nothing.']);
     expect(account.rows.find((r) => r.row === 'it-found')!.sentences[0]!.source).toBe('tool:list_machines');
     expect(account.summary.tone).toBe('ok');
   });

@@ -48,7 +48,8 @@ export function liveOpenAISuite(s: LiveOpenAISuite): void {
 
   async function run(scenario: ScenarioName, opts: RunOptions = {}): Promise<Pipeline> {
     const viaHelpers = opts.declarationsVia === 'helpers';
-    pipe = makePipeline(viaHelpers ? {} : { declarations: declarations() });
+    // Declarations only on the helpers' spans: inference off, so what arms a check is the late declaration alone.
+    pipe = makePipeline(viaHelpers ? { declarations: { tools: {}, inference: false } } : { declarations: declarations() });
     s.instrumentation.setTracerProvider(pipe.provider);
     (s.instrumentation as Instrumentation & { setLoggerProvider?: (lp: unknown) => void }).setLoggerProvider?.(pipe.loggerProvider);
     stub = await startStubOpenAI(scriptOf(scenario));

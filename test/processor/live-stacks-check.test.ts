@@ -66,7 +66,7 @@ describe('check over the recorded stacks', () => {
         ['empty-lookup', 'backup_status', 'call_bt_003', 'args.machine_id', 'db-primary-full', true],
       ]);
       if (stack.backupTriage?.length === 0) {
-        expect(out.summary).toMatch(/^0 checks ran on 5 LLM requests in 5 traces/);
+        expect(out.summary).toMatch(/^2 checks ran on 5 LLM requests in 5 traces/);
         return;
       }
       const ua = out.findings.find((f) => f.kind === 'unsupported-argument')!;

@@ -300,16 +300,16 @@ describe('check over the hand-built Python fixtures: the matching JS stack\'s fi
       // Served earlier as backup_jobs' tool result (in Python's spacing), not as a user message.
       expect(String(ua.message)).toContain('It was served earlier in this conversation (tool result');
       if (s.toolDefinitions) {
-        expect(py.summary).toBe('3 checks ran on 5 LLM requests in 2 traces. 3 findings.');
+        expect(py.summary).toBe('5 checks ran on 5 LLM requests in 2 traces. 3 findings.');
         expect(String(py.findings[0]!.message)).toContain("'backup_jobs' and 'backup_status' were offered");
-      } else expect(py.summary).toBe(`2 checks ran on 5 LLM requests in 2 traces; 1 could not run: ${NOT_RECORDED}. 2 findings.`);
+      } else expect(py.summary).toBe(`4 checks ran on 5 LLM requests in 2 traces; 1 could not run: ${NOT_RECORDED}. 2 findings.`);
       expect(py.summary).toBe(js.summary);
       expect(py.traces.map((t) => t.disposition)).toEqual(js.traces.map((t) => t.disposition));
     });
     it(`${s.folder} clean-control: no finding; the disposition says ${s.toolDefinitions ? 'every check ran' : NOT_RECORDED}`, () => {
       const py = check(pyFiles(s, 'clean-control'));
       expect(py.findings).toEqual([]);
-      expect(py.summary).toBe(s.toolDefinitions ? '3 checks ran on 3 LLM requests in 1 trace. 0 findings.' : `2 checks ran on 3 LLM requests in 1 trace; 1 could not run: ${NOT_RECORDED}. 0 findings.`);
+      expect(py.summary).toBe(s.toolDefinitions ? '5 checks ran on 3 LLM requests in 1 trace. 0 findings.' : `4 checks ran on 3 LLM requests in 1 trace; 1 could not run: ${NOT_RECORDED}. 0 findings.`);
       for (const t of py.traces) expect(t.disposition.includes(NOT_RECORDED)).toBe(!s.toolDefinitions);
       expect(py.traces.map((t) => t.disposition)).toEqual(check(jsFiles(s, 'clean-control')).traces.map((t) => t.disposition));
     });

@@ -93,7 +93,7 @@ describe('item 7: the embedded default starts anywhere and says what it does', (
     expect(r.sawUntil, r.stderr).toBe(true);
     expect(r.stderr).toMatch(/listening on http:\/\/127\.0\.0\.1:4318/);
     expect(r.stderr).toMatch(/OTLP\/HTTP on http:\/\/127\.0\.0\.1:4318\/v1\/traces and \/v1\/logs \(gRPC off: --grpc-listen HOST:PORT to add it\)/);
-    expect(r.stderr).toMatch(/checks: none armed — no declarations given \(--declarations FILE\)/);
+    expect(r.stderr).toMatch(/checks: armed by inference from what the trace shows \(tool names, descriptions, schemas, MCP annotations; `inference: false` turns it off\): dangling-reference, unsupported-argument, empty-lookup, unsupported-value, prior-turn-evidence, refusal-asserts-absence; need declarations: result-columns, unsupported-claim/);
     expect(r.stderr).toMatch(/footprint-otel declarations suggest/);
     expect(r.stderr).toMatch(/findings: printed here, one line each, and kept for the last 100 traces at http:\/\/127\.0\.0\.1:4318\/api\/findings/);
     expect(r.stderr).not.toMatch(/4317/);

@@ -288,12 +288,12 @@ describe('unit: past its bounds the state says it is incomplete instead of guess
   });
 });
 
-describe('zero delta: declared, never inferred', () => {
-  it('with no declaration, every recorded trace gains only its dispositions: no finding, no standing, nothing else', () => {
+describe('zero delta: inference off and nothing declared', () => {
+  it('every recorded trace gains only its dispositions: no finding, no standing, nothing else', () => {
     for (const lib of ['otel-instrumentation-openai', 'otel-instrumentation-openai-responses', 'traceloop-openai', 'openinference-openai', 'vercel-ai', 'vercel-ai-v7-otel'] as const) {
       for (const scenario of ['backup-triage', 'clean-control'] as const) {
         const { doc } = loadFixture(lib, scenario);
-        const result = new FootprintCore().process({ spans: doc.spans.map((s) => s.span), logs: doc.logs });
+        const result = new FootprintCore({ declarations: { tools: {}, inference: false } }).process({ spans: doc.spans.map((s) => s.span), logs: doc.logs });
         expect(result.findings, `${lib} ${scenario}`).toEqual([]);
         expect(result.carriers).toEqual([]);
         const names = [...result.annotations.values()].flatMap((a) => a.events.map((e) => e.name));
@@ -301,6 +301,34 @@ describe('zero delta: declared, never inferred', () => {
         for (const a of result.annotations.values()) expect(a.attributes).toEqual({});
       }
     }
+  });
+});
+
+describe('with no declarations: inference arms checks on every recorded instrumentation', () => {
+  it('backup-triage gives the fragment id, armed by inference; clean-control gives nothing', () => {
+    for (const lib of ['otel-instrumentation-openai', 'otel-instrumentation-openai-responses', 'traceloop-openai', 'openinference-openai', 'vercel-ai', 'vercel-ai-v7-otel'] as const) {
+      const triage = loadFixture(lib, 'backup-triage').doc;
+      const found = new FootprintCore().process({ spans: triage.spans.map((s) => s.span), logs: triage.logs }).findings;
+      // Where tool definitions are recorded, "as returned by list_machines" in the schema also arms dangling-reference.
+      const definitions = !lib.startsWith('otel-instrumentation-openai');
+      expect(found.map((f) => [f.kind, f.value, f.armedBy]), lib).toEqual([
+        ...(definitions ? [['dangling-reference', undefined, 'inferred']] : []),
+        ['unsupported-argument', 'db-primary-full', 'inferred'],
+      ]);
+      const clean = loadFixture(lib, 'clean-control').doc;
+      expect(new FootprintCore().process({ spans: clean.spans.map((s) => s.span), logs: clean.logs }).findings, lib).toEqual([]);
+    }
+  });
+
+  it('the disposition names the checks inference armed; with declarations, only those beyond them', () => {
+    const { doc } = loadFixture('traceloop-openai', 'backup-triage');
+    const inferredOf = (core: FootprintCore) =>
+      [...core.process({ spans: doc.spans.map((s) => s.span), logs: doc.logs }).annotations.values()]
+        .flatMap((a) => a.events)
+        .filter((e) => e.name === 'footprint.disposition')
+        .map((e) => e.attributes['footprint.disposition.inferred']);
+    expect(new Set(inferredOf(new FootprintCore()))).toEqual(new Set(['dangling-reference, unsupported-argument, empty-lookup, unsupported-value, prior-turn-evidence, refusal-asserts-absence']));
+    expect(new Set(inferredOf(new FootprintCore({ declarations: decl })))).toEqual(new Set(['unsupported-value, prior-turn-evidence']));
   });
 });
 

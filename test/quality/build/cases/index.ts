@@ -24,6 +24,7 @@ import { HOLDOUT2_LEDGER_CASES } from './holdout2-ledger.js';
 import { HOLDOUT2_VALUE_CASES } from './holdout2-values.js';
 import { HOLDOUT2_CLAIM_REFUSAL_CASES } from './holdout2-claims-refusals.js';
 import { TYPED_VALUE_CASES } from './values-typed.js';
+import { REAL_PATTERN_CASES } from './real-patterns.js';
 
 export const ALL_CASES: CaseSpec[] = [
   ...DANGLING_CASES,
@@ -52,4 +53,6 @@ export const ALL_CASES: CaseSpec[] = [
   ...HOLDOUT2_LEDGER_CASES,
   ...HOLDOUT2_VALUE_CASES,
   ...HOLDOUT2_CLAIM_REFUSAL_CASES,
+  // Patterns read on real agent runs (test/real-traces), written for a domain of their own.
+  ...REAL_PATTERN_CASES,
 ];

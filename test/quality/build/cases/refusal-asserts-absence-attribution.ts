@@ -45,6 +45,9 @@ export const REFUSAL_ATTRIBUTION_CASES: CaseSpec[] = [
     kind: 'defect',
     note: 'backup_jobs ran and returned []; restore_points was refused (403 envelope). "no backup jobs" is what the run established; "there aren\'t any restore points" is about the refused read only.',
     expect: [{ check: 'refusal-asserts-absence', tool: 'restore_points' }],
+    // The schema says machine_id is "as returned by list_machines": inference arms empty-lookup,
+    // and backup_jobs' [] for a list_machines id is its advisory place to look.
+    acceptable: [{ check: 'empty-lookup', tool: 'backup_jobs', value: 'srv-db-04', advisory: true }],
     system: BACKUP_SYSTEM,
     tools: offer('list_machines', 'backup_jobs', 'restore_points'),
     declarations: declarations([declare('list_machines'), declare('backup_jobs'), declare('restore_points')]),
