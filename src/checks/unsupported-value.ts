@@ -35,6 +35,7 @@ import { relativeShifts, type Shift } from '../values/relative.js';
 import { arithmeticOperands, deriveDate, deriveNumber, hedgedIn, meetServed, writtenComputation, type Derivation, type StatedNumber } from '../values/derive.js';
 import { isUnit } from '../values/quantities.js';
 import { KEY, numberKey, type TypedValue } from '../values/types.js';
+import { readWordAmounts, rendersAs } from '../values/words.js';
 
 export const UNSUPPORTED_VALUE = 'unsupported-value';
 
@@ -159,7 +160,7 @@ function answerValues(answer: string, tokens: readonly DataToken[], forms: reado
       inForms.set(t.key, (inForms.get(t.key) ?? 0) + 1);
       return true;
     });
-    const data = f.kind === 'number' ? numeralIsData(f, holdsData) : holdsData;
+    const data = f.kind === 'number' ? numeralIsData(f, holdsData) : f.kind === 'words' || holdsData;
     if (!data || seen.has(f.key)) continue;
     seen.add(f.key);
     // The fast path looks a typed value up by its plain keys where the token index holds that form (`2026-11-28`, `02:00`, `4850`).
@@ -247,6 +248,12 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
     forms.push({ kind: 'identifier', raw: g.raw, start: g.start, end: g.end, keys: [key], key });
   }
   for (const n of readNumbers(answer, L.maxFormsPerText)) if (!overlaps(n)) forms.push(n);
+  // Amounts in words (`twelve thousand four hundred eighty`, `zwölftausend…`): data, as their number would be.
+  for (const w of readWordAmounts(answer, L.maxFormsPerText)) {
+    if (overlaps(w)) continue;
+    const key = `w:${w.words}`;
+    forms.push({ kind: 'words', raw: w.raw, start: w.start, end: w.end, keys: [key], key, amount: w });
+  }
   forms.sort((a, b) => a.start - b.start);
   const values = answerValues(answer, extraction.tokens, forms);
   if (values.length === 0) {
@@ -339,8 +346,22 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
       exempt.push(v.key);
       continue;
     }
-    // 2. A bounded derivation of served values.
     const tv = v.typedValue;
+    // An amount in words: n2words renders some served number as these words.
+    if (tv?.amount) {
+      const amount = tv.amount;
+      const hit = served.numbers().find((n) => rendersAs(amount, n.value));
+      if (hit) {
+        ground(v, hit.at);
+        continue;
+      }
+      if (exemptServed.numbers().some((n) => rendersAs(amount, n.value))) {
+        tally.checked++;
+        exempt.push(v.key);
+        continue;
+      }
+    }
+    // 2. A bounded derivation of served values.
     let found: { formula: string; from: string; at?: number } | undefined;
     if (tv?.kind === 'number' && tv.numbers) {
       if (searched >= L.maxSearchedNumbers) {

@@ -5,7 +5,7 @@
 // share a key, whatever their written forms. Types only: no I/O, no clocks, no globals.
 
 /** What a value is. */
-export type TypedKind = 'number' | 'date' | 'month' | 'time' | 'phone' | 'quantity' | 'identifier';
+export type TypedKind = 'number' | 'date' | 'month' | 'time' | 'phone' | 'quantity' | 'identifier' | 'words';
 
 /** One reading of a number as written (`12.480` has two: 12.48 and 12480). */
 export interface NumberReading {
@@ -37,6 +37,8 @@ export interface TypedValue {
   unit?: string;
   /** ISO date (kind `date`), the first reading. */
   date?: string;
+  /** An amount in words (kind `words`): its language, compared by n2words' renderings of served numbers. */
+  amount?: import('./words.js').WordAmount;
 }
 
 /** Key prefixes, one per kind. */
