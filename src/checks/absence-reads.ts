@@ -22,7 +22,8 @@ export function refusalOf(row: LedgerRow): Refusal | undefined {
   const refusal = row.reading.refusal;
   const how = row.outcome === 'refused' || row.outcome === 'failed' ? row.outcome : refusal !== undefined ? 'refused' : undefined;
   if (!how) return undefined;
-  if (row.errorMessage !== undefined && row.errorMessage !== '') return { how, error: row.errorMessage, from: row.errorMessage === refusal ? 'result' : 'span' };
+  // A window row's error words are its tool message's (the window marked it an error).
+  if (row.errorMessage !== undefined && row.errorMessage !== '') return { how, error: row.errorMessage, from: row.errorMessage === refusal || row.source === 'window' ? 'result' : 'span' };
   if (refusal !== undefined && refusal !== '') return { how, error: refusal, from: 'result' };
   return { how };
 }
@@ -44,7 +45,8 @@ export function readToolTest(declarationOf: (tool: string) => ToolDeclaration | 
   return (tool) => declarationOf(tool)?.readOnly === true || producers.has(tool);
 }
 
-function canonical(v: unknown, depth = 0): string {
+/** A value's text with object keys sorted (a JSON string read as its value): equal for the same arguments however recorded. */
+export function canonical(v: unknown, depth = 0): string {
   if (typeof v === 'string') {
     const t = v.trim();
     if (depth === 0 && (t.startsWith('{') || t.startsWith('['))) {

@@ -1,22 +1,26 @@
 // The answer's standing (event `footprint.answer.standing` on the final chat span): folded from
-// this turn's ledger rows and answer findings only, never from the model's confidence and never
-// `known` from silence. Reasons: declared-absent, coverage-gap, empty-undeclared,
-// period-not-held / period-partly-held / period-unknown, value-unsupported, refused-read, and
-// answer-check-failed (any other non-advisory answer finding). `refused-read` uses the reading
-// `refusal-asserts-absence` uses (absence-reads.ts): only reads count, a not-found is an absence
-// (never a refusal), and a later successful read of the same tool with the same arguments
-// supersedes an earlier refusal. Any reason -> `not-sure`; else at
-// least one check gave a verdict -> `consistent`; else `not-assessed`. The statement says, one
-// clause per read in call order, what was searched (tool + arguments as sent by the model) and
-// every gap out loud, attributed (declared by the tool / as the tool's result says), values quoted
-// and capped, lists capped with "and N more". Deterministic: same input, same bytes. Must never
-// interpret telemetry text (it is quoted only), read a clock, or do I/O.
+// this turn's ledger rows (from spans or windows), the calls it made, and its answer findings
+// only, never from the model's confidence and never `consistent` from silence. Reasons:
+// declared-absent, coverage-gap, empty-undeclared, period-not-held / period-partly-held /
+// period-unknown, value-unsupported, refused-read, refused-write, result-not-recorded, no-read, and
+// answer-check-failed (any other non-advisory answer finding). A refused or failed call counts
+// whatever was declared: `refused-read` for a tool not known to be a write, `refused-write` for a
+// known write (`readOnly: false`); a not-found is an absence (never a refusal), and a later
+// successful call of the same tool with the same arguments supersedes an earlier refusal
+// (absence-reads.ts). A call whose result no record holds is `result-not-recorded`; no call at all
+// on a turn whose answer states data values (not the user's or the system's own) is `no-read`.
+// Any reason -> `not-sure`; else at least one check gave a verdict -> `consistent`; else
+// `not-assessed`. The statement says, one clause per call in call order, what was searched (tool +
+// arguments as sent by the model) and every gap out loud, attributed (declared by the tool / as the
+// tool's result says), values quoted and capped, lists capped with "and N more". Deterministic: same
+// input, same bytes. Must never interpret telemetry text (it is quoted only), read a clock, or do I/O.
 
 import type { Finding } from '../model/finding.js';
 import type { CoverageItem, LedgerRow } from '../model/ledger.js';
 import { quoteText } from '../findings/quote.js';
 import { refusalOf, turnReads } from './absence-reads.js';
 import { UNSUPPORTED_VALUE } from './unsupported-value.js';
+import { DEFAULT_MAX_ANSWER_TOKENS, extractDataTokens } from './data-tokens.js';
 
 export type AnswerStandingValue = 'consistent' | 'not-sure' | 'not-assessed';
 
@@ -29,6 +33,9 @@ export type StandingReason =
   | 'period-unknown'
   | 'value-unsupported'
   | 'refused-read'
+  | 'refused-write'
+  | 'result-not-recorded'
+  | 'no-read'
   | 'answer-check-failed';
 
 /** Reasons always come out in this order. */
@@ -41,6 +48,9 @@ export const STANDING_REASONS: readonly StandingReason[] = Object.freeze([
   'period-unknown',
   'value-unsupported',
   'refused-read',
+  'refused-write',
+  'result-not-recorded',
+  'no-read',
   'answer-check-failed',
 ] as StandingReason[]);
 
@@ -64,8 +74,31 @@ export interface AnswerStandingInput {
    * period instants are always quoted plainly.
    */
   quote?: (value: string, cap: number) => string;
-  /** Whether a tool is a read (declared readOnly, or an argumentsFrom producer); default: every row is. */
+  /** Whether a tool is a read (not known to be a write); default: every row is. A refused call of a non-read is `refused-write`. */
   isRead?: (toolName: string) => boolean;
+  /** Calls this turn made whose result no record holds (no span, no later window): each is `result-not-recorded`. */
+  unrecorded?: readonly UnrecordedCall[];
+  /** Whether the answer states data values of its own (answerStatesFacts): with no call this turn, `no-read`. */
+  statesFacts?: boolean;
+}
+
+/** A call the turn's windows show the model made, with no ledger row (neither its span nor a window held its result). */
+export interface UnrecordedCall {
+  toolName: string;
+  callId?: string;
+  arguments: unknown;
+}
+
+/**
+ * Whether an answer states data values (data-tokens.ts: numbers of 4+ digits, identifiers) that
+ * are not the user's or the system's own words: facts that some read would have to back.
+ */
+export function answerStatesFacts(answerText: string, servedTexts: readonly string[]): boolean {
+  const answer = extractDataTokens(answerText, DEFAULT_MAX_ANSWER_TOKENS).tokens;
+  if (answer.length === 0) return false;
+  const own = new Set<string>();
+  for (const t of servedTexts) for (const tok of extractDataTokens(t, DEFAULT_MAX_ANSWER_TOKENS).tokens) own.add(tok.key);
+  return answer.some((t) => !own.has(t.key));
 }
 
 export interface AnswerStanding {
@@ -74,20 +107,22 @@ export interface AnswerStanding {
   statement: string;
 }
 
-/** How the turn's refusals stand: refused reads that count, and refusals a later read superseded. */
+/** How the turn's refusals stand: refused reads and writes that count, and refusals a later call superseded. */
 interface RefusalStanding {
   counts: ReadonlySet<LedgerRow>;
+  writes: ReadonlySet<LedgerRow>;
   supersededBy: ReadonlyMap<LedgerRow, LedgerRow>;
 }
 
-function refusalStanding(rows: readonly LedgerRow[], isRead?: (toolName: string) => boolean): RefusalStanding {
+function refusalStanding(rows: readonly LedgerRow[], isRead: (toolName: string) => boolean = () => true): RefusalStanding {
   const counts = new Set<LedgerRow>();
+  const writes = new Set<LedgerRow>();
   const supersededBy = new Map<LedgerRow, LedgerRow>();
-  for (const r of turnReads(rows, isRead)) {
-    if (r.refusal) counts.add(r.row);
+  for (const r of turnReads(rows)) {
+    if (r.refusal) (isRead(r.row.toolName) ? counts : writes).add(r.row);
     if (r.supersededBy !== undefined) supersededBy.set(r.row, rows[r.supersededBy]!);
   }
-  return { counts, supersededBy };
+  return { counts, writes, supersededBy };
 }
 
 function reasonsOfRow(row: LedgerRow, into: Set<StandingReason>, refusals: RefusalStanding): void {
@@ -99,6 +134,8 @@ function reasonsOfRow(row: LedgerRow, into: Set<StandingReason>, refusals: Refus
   if (r.period?.verdict === 'partly-held') into.add('period-partly-held');
   if (r.period?.verdict === 'unknown') into.add('period-unknown');
   if (refusals.counts.has(row)) into.add('refused-read');
+  if (refusals.writes.has(row)) into.add('refused-write');
+  if (row.result === undefined && refusalOf(row) === undefined) into.add('result-not-recorded');
 }
 
 function hasGap(row: LedgerRow, refusals: RefusalStanding): boolean {
@@ -186,11 +223,21 @@ function clauseOf(row: LedgerRow, q: (v: string, cap: number) => string, refusal
   return `${parts.join('; ')}.`;
 }
 
+/** The clause of a call no record of whose result was seen. */
+function unrecordedClause(call: UnrecordedCall, q: (v: string, cap: number) => string): string {
+  const args = argumentsText(call.arguments);
+  const what = args !== undefined ? `"${q(args, STATEMENT_VALUE_CHARS)}" as sent by the model` : 'arguments that were not recorded';
+  return `'${quoteText(call.toolName, STATEMENT_VALUE_CHARS)}'${call.callId ? ` (call ${quoteText(call.callId, STATEMENT_VALUE_CHARS)})` : ''} was called with ${what}, but no record of its result was seen (no span of the call, and no later window held it), so what it found cannot be told.`;
+}
+
 export function answerStanding(input: AnswerStandingInput): AnswerStanding {
   const q = input.quote ?? quoteText;
   const found = new Set<StandingReason>();
   const refusals = refusalStanding(input.rows, input.isRead);
+  const unrecorded = input.unrecorded ?? [];
   for (const row of input.rows) reasonsOfRow(row, found, refusals);
+  if (unrecorded.length > 0) found.add('result-not-recorded');
+  if (input.rows.length === 0 && unrecorded.length === 0 && input.statesFacts === true) found.add('no-read');
   const unsupported = input.answerFindings.filter((f) => f.kind === UNSUPPORTED_VALUE && !f.advisory);
   const otherFailed = input.answerFindings.filter((f) => f.kind !== UNSUPPORTED_VALUE && !f.advisory);
   if (unsupported.length > 0) found.add('value-unsupported');
@@ -199,8 +246,16 @@ export function answerStanding(input: AnswerStandingInput): AnswerStanding {
   const standing: AnswerStandingValue = reasons.length > 0 ? 'not-sure' : input.checksRan > 0 ? 'consistent' : 'not-assessed';
 
   const sentences: string[] = [];
-  if (input.rows.length === 0) sentences.push('No tool was called this turn, so the answer rests on no read of this turn.');
+  if (input.rows.length === 0 && unrecorded.length === 0) {
+    sentences.push(
+      found.has('no-read')
+        ? 'No tool was called this turn, so the answer rests on no read of this turn, yet it states values neither the user nor the system gave.'
+        : 'No tool was called this turn, so the answer rests on no read of this turn.',
+    );
+  }
   for (const row of input.rows.slice(0, STATEMENT_LIST_ITEMS)) sentences.push(clauseOf(row, q, refusals));
+  for (const call of unrecorded.slice(0, STATEMENT_LIST_ITEMS)) sentences.push(unrecordedClause(call, q));
+  if (unrecorded.length > STATEMENT_LIST_ITEMS) sentences.push(`And ${unrecorded.length - STATEMENT_LIST_ITEMS} more call${unrecorded.length - STATEMENT_LIST_ITEMS === 1 ? '' : 's'} whose result no record holds.`);
   const rest = input.rows.slice(STATEMENT_LIST_ITEMS);
   if (rest.length > 0) {
     const gaps = rest.filter((r) => hasGap(r, refusals)).length;

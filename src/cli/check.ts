@@ -9,6 +9,7 @@ import type { DecodedDocument } from '../otlp/json.js';
 import { readTraceFiles } from './read-traces.js';
 import { encodeKeyValues } from '../otlp/anyvalue.js';
 import { loadDeclarationsFile } from '../declarations/load.js';
+import { unseenDeclaredTools, unseenToolSentence } from '../declarations/unseen.js';
 import { FootprintCore, type Redaction } from '../runs/footprint.js';
 import { spanKey, type SpanData, type SpanEventData } from '../model/telemetry.js';
 import type { Declarations } from '../declarations/types.js';
@@ -27,7 +28,7 @@ export interface CliResult {
   stderr: string;
 }
 
-export const CHECK_USAGE = `usage: footprint-otel check FILE... [--declarations FILE] [--format text|json] [--write FILE] [--redaction quote|hash|omit] [--fail-on findings|advisory|never] [--html FILE]
+export const CHECK_USAGE = `usage: footprint-otel check FILE... [--declarations FILE] [--format text|json] [--write FILE] [--redaction quote|hash|omit] [--fail-on findings|advisory|unchecked|never] [--html FILE]
   FILE            OTLP/JSON traces or logs (ExportTraceServiceRequest / ExportLogsServiceRequest,
                   Tempo API output, or JSON lines mixing both)
                   or Jaeger JSON (UI "Download JSON", /api/traces, v2 {result:{resourceSpans}})
@@ -37,7 +38,9 @@ export const CHECK_USAGE = `usage: footprint-otel check FILE... [--declarations 
   --redaction     how finding values are written: quote (default), hash or omit
   --html FILE     write "Explain this answer" for every agent trace as one self-contained page
   --fail-on       when to exit ${EXIT.findings} (a CI gate): findings (any non-advisory finding),
-                  advisory (any finding at all) or never (default)`;
+                  advisory (any finding at all), unchecked (no check gave a verdict anywhere:
+                  nothing declared or inferred applied, no content, no LLM span) or never (default);
+                  combine with commas, e.g. --fail-on findings,unchecked`;
 
 const OPTIONS = {
   declarations: { type: 'string' },
@@ -49,8 +52,18 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-export type FailOn = 'findings' | 'advisory' | 'never';
-const FAIL_ON: readonly FailOn[] = ['findings', 'advisory', 'never'];
+export type FailOn = 'findings' | 'advisory' | 'unchecked' | 'never';
+const FAIL_ON: readonly FailOn[] = ['findings', 'advisory', 'unchecked', 'never'];
+
+/** The policies of a `--fail-on` value (comma-separated), or the word that is not one. */
+function failOnPolicies(value: string): { ok: true; policies: Set<FailOn> } | { ok: false; bad: string } {
+  const policies = new Set<FailOn>();
+  for (const word of value.split(',').map((w) => w.trim())) {
+    if (!FAIL_ON.includes(word as FailOn)) return { ok: false, bad: word };
+    policies.add(word as FailOn);
+  }
+  return { ok: true, policies };
+}
 
 export interface CheckIo {
   /** Width text output wraps to (the terminal's, or 100). */
@@ -71,8 +84,9 @@ export function runCheck(argv: string[], io: CheckIo = {}): CliResult {
   if (positionals.length === 0) return fail(`no input file given\n${CHECK_USAGE}`);
   if (values.format !== 'text' && values.format !== 'json') return fail(`--format must be text or json, not "${values.format}"`);
   if (!['quote', 'hash', 'omit'].includes(values.redaction!)) return fail(`--redaction must be quote, hash or omit, not "${values.redaction}"`);
-  const failOn = values['fail-on'] as FailOn;
-  if (!FAIL_ON.includes(failOn)) return fail(`--fail-on must be findings, advisory or never, not "${values['fail-on']}"`);
+  const parsedFailOn = failOnPolicies(values['fail-on']!);
+  if (!parsedFailOn.ok) return fail(`--fail-on must be findings, advisory, unchecked or never (or several, with commas), not "${parsedFailOn.bad}"`);
+  const failOn = parsedFailOn.policies;
 
   let declarations: Declarations | undefined;
   if (values.declarations) {
@@ -125,6 +139,7 @@ export function runCheck(argv: string[], io: CheckIo = {}): CliResult {
     notes: [],
   };
   if (!declarations) report.notes.push(...noDeclarationsNote(report, positionals));
+  else report.notes.push(...unseenDeclaredTools(Object.keys(declarations.tools), core.toolNamesSeen()).map(unseenToolSentence));
 
   if (values.write) {
     try {
@@ -138,10 +153,15 @@ export function runCheck(argv: string[], io: CheckIo = {}): CliResult {
     if (why) return fail(why);
   }
   const stdout = values.format === 'json' ? `${renderJson(report)}\n` : renderText(report, io.width ?? DEFAULT_WIDTH);
-  const counted = failOn === 'never' ? 0 : report.findings.filter((f) => failOn === 'advisory' || f.finding.advisory !== true).length;
-  if (counted === 0) return { exitCode: EXIT.ok, stdout, stderr: '' };
-  const what = failOn === 'advisory' ? plural(counted, 'finding') : plural(counted, 'non-advisory finding');
-  return { exitCode: EXIT.findings, stdout, stderr: `footprint-otel check: ${what} (--fail-on ${failOn}): exit ${EXIT.findings}\n` };
+  const failures: string[] = [];
+  const counted = failOn.has('advisory') ? report.findings.length : failOn.has('findings') ? report.findings.filter((f) => f.finding.advisory !== true).length : 0;
+  if (counted > 0) failures.push(`${failOn.has('advisory') ? plural(counted, 'finding') : plural(counted, 'non-advisory finding')} (--fail-on ${failOn.has('advisory') ? 'advisory' : 'findings'})`);
+  if (failOn.has('unchecked') && !report.traces.some((t) => t.tallies.some((x) => x.checked > 0))) {
+    const requests = report.traces.reduce((n, t) => n + t.llmRequests, 0);
+    failures.push(`nothing was checked: no check gave a verdict on ${plural(requests, 'LLM request')} in ${plural(report.traces.length, 'trace')} (--fail-on unchecked)`);
+  }
+  if (failures.length === 0) return { exitCode: EXIT.ok, stdout, stderr: '' };
+  return { exitCode: EXIT.findings, stdout, stderr: failures.map((f) => `footprint-otel check: ${f}: exit ${EXIT.findings}\n`).join('') };
 }
 
 /** Said once when no declarations were given and LLM requests were seen: which checks examined nothing, and the command that drafts declarations. */

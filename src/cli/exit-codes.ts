@@ -14,6 +14,6 @@ export const EXIT = {
 
 export const EXIT_CODES_HELP = `exit codes:
   ${EXIT.ok}  ran, and nothing the --fail-on policy counts was found
-  ${EXIT.findings}  ran, and found what --fail-on counts (findings: non-advisory findings; advisory: any finding)
+  ${EXIT.findings}  ran, and found what --fail-on counts (findings: non-advisory findings; advisory: any finding; unchecked: no check gave a verdict)
   ${EXIT.usage}  bad usage or unusable input (the reason is printed on stderr)
   ${EXIT.internal}  footprint-otel itself failed (please report it)`;

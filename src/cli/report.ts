@@ -57,7 +57,7 @@ export function findingJson(f: Finding, e: SpanEventData): Record<string, unknow
     ...(f.conversationId ? { conversationId: f.conversationId } : {}),
     toolName: f.toolName ?? null,
     toolCallId: f.toolCallId ?? null,
-    predicate: f.predicate,
+    predicate: attr(e, N.ATTR_FINDING_PREDICATE) ?? f.predicate,
     value: attr(e, N.ATTR_FINDING_VALUE) ?? null,
     grounding: f.grounding ?? null,
     advisory: f.advisory === true,
@@ -113,7 +113,7 @@ export function renderText(r: CheckReport, width: number = DEFAULT_WIDTH): strin
     if (t.disposition) out.push(`  checked: ${t.disposition}`);
     for (const { finding, event } of mine) {
       const j = findingJson(finding, event);
-      out.push(`  ${finding.kind} @ ${finding.seam}${finding.advisory ? ' (advisory)' : ''} — ${finding.toolName ?? ''} ${finding.predicate}${finding.toolCallId ? ` (call ${finding.toolCallId})` : ''} on span ${finding.span.spanId}`);
+      out.push(`  ${finding.kind} @ ${finding.seam}${finding.advisory ? ' (advisory)' : ''} — ${finding.toolName ?? ''} ${j.predicate as string}${finding.toolCallId ? ` (call ${finding.toolCallId})` : ''} on span ${finding.span.spanId}`);
       out.push(`    ${j.message as string}`);
       for (const w of (Array.isArray(j.witnesses) ? j.witnesses : []) as { stratum?: string; value?: string; provenance?: string; omitted?: number }[]) {
         if (w.omitted) out.push(`      … ${w.omitted} more witness(es)`);

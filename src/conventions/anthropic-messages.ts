@@ -19,6 +19,7 @@ const ToolResultBlock = z.looseObject({
   type: z.literal('tool_result'),
   tool_use_id: z.string().optional(),
   content: z.union([z.string(), z.array(z.unknown())]).optional().nullable(),
+  is_error: z.boolean().optional(),
 });
 const MessageJson = z.looseObject({ role: z.enum(['user', 'assistant']), content: z.union([z.string(), z.array(z.unknown())]) });
 
@@ -89,7 +90,7 @@ export function anthropicWindowOf(body: AnthropicRequest, bound: number): Anthro
       const res = ToolResultBlock.safeParse(b);
       if (res.success) {
         const result = resultOf(res.data.content);
-        if (result !== undefined) results.push({ role: 'tool', parts: [{ type: 'tool-result', ...(res.data.tool_use_id ? { id: res.data.tool_use_id } : {}), result }] });
+        if (result !== undefined) results.push({ role: 'tool', parts: [{ type: 'tool-result', ...(res.data.tool_use_id ? { id: res.data.tool_use_id } : {}), result, ...(res.data.is_error === true ? { isError: true as const } : {}) }] });
       }
     }
     // A user message's tool_result blocks are tool results, one message each (as the wire had one

@@ -119,6 +119,12 @@ function toolResultValue(p: z.infer<typeof ToolResultPartJson>, span: SpanData, 
   return p.result;
 }
 
+/** An AI SDK tool output that says the tool failed or was denied (`error-text`, `error-json`, `execution-denied`). */
+function isErrorOutput(output: unknown): boolean {
+  const type = output !== null && typeof output === 'object' ? (output as { type?: unknown }).type : undefined;
+  return type === 'error-text' || type === 'error-json' || type === 'execution-denied';
+}
+
 function promptParts(role: Role, content: string | unknown[], span: SpanData, ctx: ReadContext, skipped: { n: number }): Part[] {
   if (typeof content === 'string') {
     if (role === 'tool') return [{ type: 'tool-result', result: content }];
@@ -165,6 +171,7 @@ function promptParts(role: Role, content: string | unknown[], span: SpanData, ct
           ...(t.data.toolCallId ? { id: t.data.toolCallId } : {}),
           ...(t.data.toolName ? { name: t.data.toolName } : {}),
           result: toolResultValue(t.data, span, ctx),
+          ...(isErrorOutput(t.data.output) ? { isError: true as const } : {}),
         });
         break;
       }

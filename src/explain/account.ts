@@ -1,8 +1,10 @@
-// Composes the account of one turn from its facts (facts.ts): the rows You asked · It checked ·
-// It did not check · It found · How sure · Anything wrong · Could not run, then a one-line
-// summary {sentence, tone}, plus the windows, ledger, findings and disposition the page shows.
-// Missing facts say "not recorded" / "cannot be told", never a guess. Every sentence comes from
-// the template table through render.ts, with pointers into the trace.
+// Composes the account of one turn from its facts (facts.ts): the verdict on top (one plain
+// sentence: the reply, quoted, and what is likely wrong with it, from the main finding's row in
+// kinds.ts), then the rows You asked · It answered · What is likely wrong · How sure · What it
+// looked up · What it found · What it did not check · Checks that could not run, plus the windows,
+// ledger, findings and disposition the page folds away for engineers. The verdict and How sure
+// are one statement (both from verdictOf). Missing facts say "not recorded" / "cannot be told",
+// never a guess. Every sentence comes from the template table through render.ts, with pointers.
 // Pure; must never decide a finding or a standing (it states what the core wrote).
 
 import type { LedgerRow } from '../model/ledger.js';
@@ -14,7 +16,9 @@ import { TEMPLATE_SET_VERSION } from './templates.js';
 import { pointerTo, type TurnFacts, type WrittenEvent } from './facts.js';
 import { redactValue } from '../findings/quote.js';
 import { marksOf } from './marks.js';
-import type { Account, AccountRow, DispositionView, FindingView, LedgerView, Pointer, Sentence, Source, Tone, WindowView } from './types.js';
+import { whySentence } from './kinds.js';
+import { capitalised } from './words.js';
+import type { Account, AccountRow, DispositionView, FindingView, LedgerView, Pointer, Sentence, Source, Tone, Verdict, WindowView, WitnessView } from './types.js';
 
 const str = (v: AttrValue | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
 const lib = (value: string | number | readonly string[]): { value: string | number | readonly string[]; source: Source } => ({ value, source: 'library' });
@@ -64,9 +68,9 @@ function itChecked(f: TurnFacts): Sentence[] {
   const out: Sentence[] = [];
   for (const row of f.ledger) {
     const p = toolPointer(f, row);
-    out.push(row.callId ? render('checked.call', { tool: lib(row.toolName), callId: lib(row.callId) }, [p]) : render('checked.call-no-id', { tool: lib(row.toolName) }, [p]));
+    out.push(render('checked.call', { tool: lib(row.toolName) }, [p]));
     for (const c of row.reading.coverage?.checked ?? []) {
-      out.push(render('checked.coverage', { tool: lib(row.toolName), what: { value: c.what, source: toolSrc(row.toolName) } }, [pointerTo(f, row.span.traceId, row.span.spanId, c.what)]));
+      out.push(render('checked.coverage', { tool: lib(row.toolName), what: { value: f.hide(c.what), source: toolSrc(row.toolName) } }, [pointerTo(f, row.span.traceId, row.span.spanId, c.what)]));
     }
   }
   return out;
@@ -82,10 +86,10 @@ function itDidNotCheck(f: TurnFacts): Sentence[] {
     const src = toolSrc(row.toolName);
     for (const c of cov.notChecked) {
       const p = [pointerTo(f, row.span.traceId, row.span.spanId, c.what)];
-      out.push(c.why ? render('not-checked.item-why', { tool: lib(row.toolName), what: { value: c.what, source: src }, why: { value: c.why, source: src } }, p) : render('not-checked.item', { tool: lib(row.toolName), what: { value: c.what, source: src } }, p));
+      out.push(c.why ? render('not-checked.item-why', { tool: lib(row.toolName), what: { value: f.hide(c.what), source: src }, why: { value: f.hide(c.why), source: src } }, p) : render('not-checked.item', { tool: lib(row.toolName), what: { value: f.hide(c.what), source: src } }, p));
     }
     for (const c of cov.cannotCover) {
-      out.push(render('not-checked.cannot', { tool: lib(row.toolName), what: { value: c.what, source: src }, why: { value: c.why ?? '', source: src } }, [pointerTo(f, row.span.traceId, row.span.spanId, c.what)]));
+      out.push(render('not-checked.cannot', { tool: lib(row.toolName), what: { value: f.hide(c.what), source: src }, why: { value: f.hide(c.why ?? ''), source: src } }, [pointerTo(f, row.span.traceId, row.span.spanId, c.what)]));
     }
   }
   if (out.length > 0) return out;
@@ -105,7 +109,7 @@ function itFound(f: TurnFacts): Sentence[] {
     if (row.result === undefined) return render('found.not-recorded', { tool }, [p], 'not-recorded');
     if (r.emptiness === 'declared-absent') {
       return r.absence
-        ? render('found.absent', { tool, lookedFor: { value: r.absence.lookedFor, source: toolSrc(row.toolName) } }, [p, pointerTo(f, row.span.traceId, row.span.spanId, r.absence.lookedFor)])
+        ? render('found.absent', { tool, lookedFor: { value: f.hide(r.absence.lookedFor), source: toolSrc(row.toolName) } }, [p, pointerTo(f, row.span.traceId, row.span.spanId, r.absence.lookedFor)])
         : render('found.absent-bare', { tool }, [p]);
     }
     if (r.emptiness === 'undeclared-empty') return render('found.empty-undeclared', { tool }, [p, rowsPointer(row)]);
@@ -120,48 +124,144 @@ function standingOf(f: TurnFacts): { standing?: string; reasons: string[] } {
   return { ...(str(a?.[N.ATTR_ANSWER_STANDING]) ? { standing: str(a?.[N.ATTR_ANSWER_STANDING])! } : {}), reasons: Array.isArray(reasons) ? reasons.map(String) : [] };
 }
 
-function howSure(f: TurnFacts, answered: boolean): Sentence[] {
-  const s = standingOf(f);
-  if (!f.standing || !s.standing) {
-    if (!answered) return [render('sure.no-answer', {}, [], 'not-recorded')];
-    return [render('sure.not-assessed', {}, [])];
-  }
-  const p = [eventPointer(f.standing, N.ATTR_ANSWER_STANDING)];
-  if (s.standing === 'not-sure') return [render('sure.not-sure', { reasons: lib(s.reasons) }, [...p, ...s.reasons.map((_, i) => ({ ...eventPointer(f.standing!, N.ATTR_ANSWER_REASONS), path: `${eventPointer(f.standing!, N.ATTR_ANSWER_REASONS).path}/${i}` }))])];
-  if (s.standing === 'consistent') return [render('sure.consistent', {}, p)];
-  return [render('sure.not-assessed', {}, p)];
-}
-
 function findingViews(f: TurnFacts): FindingView[] {
   return f.findings.map((e) => {
     const a = e.attributes;
     const value = str(a[N.ATTR_FINDING_VALUE]);
     const toolName = str(a[N.ATTR_TOOL_NAME]);
     const callId = str(a[N.ATTR_TOOL_CALL_ID]);
+    const predicate = str(a[N.ATTR_FINDING_PREDICATE]);
+    const grounding = str(a[N.ATTR_FINDING_GROUNDING]);
+    const kind = str(a[N.ATTR_FINDING_KIND]) ?? 'unknown';
+    const advisory = a[N.ATTR_FINDING_ADVISORY] === true;
+    const message = f.hideText(str(a[N.ATTR_FINDING_MESSAGE]) ?? '');
+    const witnesses = witnessesOf(f, str(a[N.ATTR_FINDING_WITNESSES]));
+    const pointer = eventPointer(e, N.ATTR_FINDING_MESSAGE);
+    const facts = { kind, advisory, message, witnesses, ...(grounding ? { grounding } : {}), ...(toolName ? { toolName } : {}), ...(predicate ? { predicate } : {}), ...(value !== undefined ? { value: f.hideText(value) } : {}) };
     return {
       id: str(a[N.ATTR_FINDING_ID]) ?? `${e.span.spanId}-${e.index}`,
-      kind: str(a[N.ATTR_FINDING_KIND]) ?? 'unknown',
+      kind,
       seam: str(a[N.ATTR_FINDING_SEAM]) ?? 'unknown',
       spanId: e.subjectSpanId,
-      ...(value !== undefined ? { value } : {}),
-      advisory: a[N.ATTR_FINDING_ADVISORY] === true,
-      message: str(a[N.ATTR_FINDING_MESSAGE]) ?? '',
+      ...(value !== undefined ? { value: f.hideText(value) } : {}),
+      advisory,
+      message,
+      ...(predicate ? { predicate } : {}),
+      ...(grounding ? { grounding } : {}),
       ...(toolName ? { toolName } : {}),
       ...(callId ? { callId } : {}),
-      pointer: eventPointer(e, N.ATTR_FINDING_MESSAGE),
+      witnesses,
+      plain: whySentence(facts, [pointer]),
+      pointer,
     };
   });
+}
+
+/** The witnesses attribute the core wrote (JSON), as views; bad JSON gives none. */
+function witnessesOf(f: TurnFacts, json: string | undefined): WitnessView[] {
+  try {
+    const parsed = JSON.parse(json ?? '[]') as unknown;
+    if (!Array.isArray(parsed)) return [];
+    return parsed
+      .filter((w): w is Record<string, unknown> => w !== null && typeof w === 'object' && typeof (w as Record<string, unknown>).stratum === 'string')
+      .map((w) => ({ subject: String(w.subject ?? ''), stratum: String(w.stratum), value: f.hideText(String(w.value ?? '')), provenance: f.hideText(String(w.provenance ?? '')) }));
+  } catch {
+    return [];
+  }
 }
 
 function ran(f: TurnFacts): number {
   return dispositionView(f)?.checks.filter((c) => c.checked > 0).length ?? 0;
 }
 
-function anythingWrong(f: TurnFacts, views: FindingView[]): Sentence[] {
+/** The standing's reasons as phrases, joined ("a lookup came back empty without saying what it searched; …"). */
+function reasonsText(reasons: readonly string[]): string {
+  return reasons
+    .map((code) => {
+      const s = render(`reason.${code}`);
+      return s.template.id === 'unreadable.line' ? render('reason.other', { code: lib(code) }).text : s.text;
+    })
+    .join('; ');
+}
+
+/** At most this many code points of the reply are quoted in the verdict (the whole reply is its own row). */
+const VERDICT_QUOTE_CHARS = 160;
+
+function clipped(s: string): string {
+  const points = Array.from(s.replace(/\s+/g, ' ').trim());
+  return points.length <= VERDICT_QUOTE_CHARS ? points.join('') : `${points.slice(0, VERDICT_QUOTE_CHARS).join('')}…`;
+}
+
+const LABELS: Record<Tone, string> = { bad: 'Probably wrong', warn: 'Worth a look', ok: 'No problem found', unknown: 'Not checked' };
+
+/**
+ * The verdict and How sure, from one reading: a finding that is not advisory makes the reply
+ * probably wrong; only advisories, worth a look; a `not-sure` standing, not confirmed; checks that
+ * ran and found nothing (and a standing that is not `not-assessed`), no problem found.
+ */
+function verdictOf(f: TurnFacts, views: FindingView[], answer: ReturnType<typeof answerOf>): { verdict: Verdict; sure: Sentence[] } {
+  const defects = views.filter((v) => !v.advisory);
+  const advisories = views.filter((v) => v.advisory);
+  const s = standingOf(f);
+  const notSure = s.standing === 'not-sure' && s.reasons.length > 0;
+  const standingPointers = f.standing ? [eventPointer(f.standing, N.ATTR_ANSWER_STANDING)] : [];
+  // The reply is quoted only when it may be shown as it is.
+  const quoted = answer && f.redaction === 'quote' ? { answer: { value: clipped(answer.text), source: 'model' as Source } } : undefined;
+  const head = (tone: string) => (quoted ? render(`verdict.${tone}`, quoted) : answer ? render(`verdict.${tone}-unquoted`) : render(`verdict.${tone}-no-reply`));
+  // Beside findings, only the reasons they do not already state (an unsupported value, a failed answer check).
+  const besides = s.reasons.filter((r) => r !== 'value-unsupported' && r !== 'answer-check-failed');
+  const also = notSure && besides.length > 0 ? [render('sure.also-not-sure', { reasons: lib(reasonsText(besides)) }, standingPointers)] : [];
+
+  if (defects.length > 0) {
+    // The main problem; a cut value on the same call says best why it went wrong.
+    const first = defects[0]!;
+    const cut = first.callId !== undefined ? views.find((v) => v.callId === first.callId && v.grounding === 'fragment') : undefined;
+    const main = cut ?? first;
+    return {
+      verdict: { tone: 'bad', label: LABELS.bad, head: head('bad'), reason: main.plain },
+      sure: [render('sure.bad', { problems: lib(defects.length) }, defects.slice(0, 12).map((v) => v.pointer)), ...also],
+    };
+  }
+  if (advisories.length > 0) {
+    return {
+      verdict: { tone: 'warn', label: LABELS.warn, head: head('warn'), reason: advisories[0]!.plain },
+      sure: [render('sure.warn', { advisories: lib(advisories.length) }, advisories.slice(0, 12).map((v) => v.pointer)), ...also],
+    };
+  }
+  if (notSure) {
+    const reasons = { reasons: lib(reasonsText(s.reasons)) };
+    const h = quoted ? render('verdict.not-sure', { ...quoted, ...reasons }, standingPointers) : render('verdict.not-sure-unquoted', reasons, standingPointers);
+    return { verdict: { tone: 'warn', label: 'Not confirmed', head: h }, sure: [render('sure.not-sure', reasons, standingPointers)] };
+  }
+  const n = ran(f);
+  if (n > 0 && s.standing !== 'not-assessed' && (answer || !f.standing)) {
+    const p = f.disposition ? [eventPointer(f.disposition, N.ATTR_DISPOSITION_SUMMARY)] : [];
+    const h = quoted ? render('verdict.ok', { ...quoted, ran: lib(n) }, p) : render('verdict.ok-unquoted', { ran: lib(n) }, p);
+    return { verdict: { tone: 'ok', label: LABELS.ok, head: h }, sure: [answer ? render('sure.ok', { ran: lib(n) }, [...standingPointers, ...p]) : render('sure.no-answer', {}, [], 'not-recorded')] };
+  }
+  const sure = !answer ? render('sure.no-answer', {}, [], 'not-recorded') : render('sure.not-assessed', {}, standingPointers);
+  return { verdict: { tone: 'unknown', label: LABELS.unknown, head: render('verdict.unknown', {}, [], 'not-recorded') }, sure: [sure] };
+}
+
+function itAnswered(f: TurnFacts, answer: ReturnType<typeof answerOf>): Sentence[] {
+  if (answer) {
+    const p = pointerTo(f, answer.request.span.traceId, answer.request.span.spanId, answer.text);
+    const shown = f.redaction === 'quote' ? answer.text : redactValue(answer.text, f.redaction, 0);
+    return [render('answered.message', { answer: { value: shown, source: 'model' } }, [p])];
+  }
+  const mine = f.requests.filter((r) => r.inTurn);
+  if (mine.length > 0 && mine.every((r) => !r.frame)) return [render('answered.not-recorded', {}, mine.slice(0, 1).map((r) => ({ ...r.request.span, path: '' })), 'not-recorded')];
+  return [render('answered.none', {}, [], 'not-recorded')];
+}
+
+function likelyWrong(f: TurnFacts, views: FindingView[]): Sentence[] {
   if (views.length > 0) {
-    return views.map((v) =>
-      render(v.advisory ? 'wrong.advisory' : 'wrong.finding', { kind: lib(v.kind), seam: lib(v.seam), message: lib(v.message) }, [v.pointer]),
-    );
+    // Problems first, then places to look; each in plain words.
+    return [...views.filter((v) => !v.advisory), ...views.filter((v) => v.advisory)].map((v) => {
+      const text = capitalised(v.plain.text);
+      const parts = v.plain.parts.map((p, i) => (i === 0 && 'text' in p ? { text: capitalised(p.text) } : p));
+      return { ...v.plain, text, parts };
+    });
   }
   if (!f.disposition) return [render('unreachable.no-disposition', {}, [], 'not-recorded')];
   const n = ran(f);
@@ -200,17 +300,6 @@ function couldNotRun(f: TurnFacts): Sentence[] {
   return out.length > 0 ? out : [render('unreachable.none', {}, p)];
 }
 
-function summary(f: TurnFacts, views: FindingView[]): { sentence: Sentence; tone: Tone } {
-  const defects = views.filter((v) => !v.advisory);
-  const advisories = views.length - defects.length;
-  const s = standingOf(f);
-  if (defects.length > 0) return { sentence: render('summary.bad', { findings: lib(defects.length) }, defects.slice(0, 12).map((v) => v.pointer)), tone: 'bad' };
-  if (s.standing === 'not-sure') return { sentence: render('summary.warn', { reasons: lib(s.reasons) }, f.standing ? [eventPointer(f.standing, N.ATTR_ANSWER_REASONS)] : []), tone: 'warn' };
-  if (advisories > 0) return { sentence: render('summary.warn-advisory', { advisories: lib(advisories) }, views.slice(0, 12).map((v) => v.pointer)), tone: 'warn' };
-  if (ran(f) > 0 && s.standing !== 'not-assessed') return { sentence: render('summary.ok', {}, f.disposition ? [eventPointer(f.disposition, N.ATTR_DISPOSITION_SUMMARY)] : []), tone: 'ok' };
-  return { sentence: render('summary.unknown', {}, [], 'not-recorded'), tone: 'unknown' };
-}
-
 function ledgerViews(f: TurnFacts): LedgerView[] {
   return f.ledger.map((row) => ({
     spanId: row.span.spanId,
@@ -220,23 +309,31 @@ function ledgerViews(f: TurnFacts): LedgerView[] {
     emptiness: row.result === undefined ? 'not recorded' : row.reading.emptiness,
     ...(row.reading.rows !== undefined ? { rows: row.reading.rows } : {}),
     ...(row.reading.coverage
-      ? { coverage: { checked: row.reading.coverage.checked.map((c) => c.what), notChecked: row.reading.coverage.notChecked.map((c) => c.what), cannotCover: row.reading.coverage.cannotCover.map((c) => c.what) } }
+      ? { coverage: { checked: row.reading.coverage.checked.map((c) => f.hide(c.what)), notChecked: row.reading.coverage.notChecked.map((c) => f.hide(c.what)), cannotCover: row.reading.coverage.cannotCover.map((c) => f.hide(c.what)) } }
       : {}),
     pointer: toolPointer(f, row),
   }));
 }
 
-export function composeAccount(f: TurnFacts): Account {
+export interface TurnPlace {
+  index: number;
+  count: number;
+  startedAt: bigint;
+}
+
+export function composeAccount(f: TurnFacts, place: TurnPlace = { index: 1, count: 1, startedAt: 0n }): Account {
   const asked = askedOf(f);
   const answer = answerOf(f);
   const views = findingViews(f);
+  const { verdict, sure } = verdictOf(f, views, answer);
   const rows: AccountRow[] = [
     { row: 'you-asked', title: 'You asked', sentences: youAsked(f, asked) },
-    { row: 'it-checked', title: 'It checked', sentences: itChecked(f) },
-    { row: 'it-did-not-check', title: 'It did not check', sentences: itDidNotCheck(f) },
-    { row: 'it-found', title: 'It found', sentences: itFound(f) },
-    { row: 'how-sure', title: 'How sure', sentences: howSure(f, answer !== undefined) },
-    { row: 'anything-wrong', title: 'Anything wrong', sentences: anythingWrong(f, views) },
+    { row: 'it-answered', title: 'It answered', sentences: itAnswered(f, answer) },
+    { row: 'likely-wrong', title: 'What is likely wrong', sentences: likelyWrong(f, views) },
+    { row: 'how-sure', title: 'How sure', sentences: sure },
+    { row: 'it-checked', title: 'What it looked up', sentences: itChecked(f) },
+    { row: 'it-found', title: 'What it found', sentences: itFound(f) },
+    { row: 'it-did-not-check', title: 'What it did not check', sentences: itDidNotCheck(f) },
     { row: 'could-not-run', title: 'Checks that could not run', sentences: couldNotRun(f) },
   ];
   const windows: WindowView[] = marksOf(f, views, asked ? { ...asked.request.span, text: asked.text } : undefined, answer ? { ...answer.request.span, text: answer.text } : undefined);
@@ -245,11 +342,14 @@ export function composeAccount(f: TurnFacts): Account {
     traceId: f.traceId,
     tenant: f.tenant,
     ...(f.turn?.agentName ? { turn: f.turn.agentName } : {}),
+    turnIndex: place.index,
+    turnCount: place.count,
+    startedAt: place.startedAt > 0n ? String(place.startedAt) : '',
     templateSet: TEMPLATE_SET_VERSION,
     ...(asked ? { asked: pointerTo(f, asked.request.span.traceId, asked.request.span.spanId, asked.text) } : {}),
     ...(answer ? { answer: pointerTo(f, answer.request.span.traceId, answer.request.span.spanId, answer.text) } : {}),
     rows,
-    summary: summary(f, views),
+    verdict,
     windows,
     ledger: ledgerViews(f),
     findings: views,

@@ -13,6 +13,7 @@ import { DiagnosticList } from '../model/diagnostics.js';
 import { DEFAULT_LIMITS } from '../limits.js';
 import { NO_DECLARATIONS } from '../declarations/types.js';
 import { mergeToolDeclaration } from '../declarations/load.js';
+import { windowCalls, windowExecution } from '../runs/window-reads.js';
 import { groupLogsBySpan } from '../conventions/log-join.js';
 import { readSpan } from '../conventions/registry.js';
 import { buildFrame } from '../runs/frame.js';
@@ -24,6 +25,7 @@ import type { Pointer } from './types.js';
 import type { Redaction } from '../model/finding.js';
 import { indexRecord, tenantOfSpan, type ExplainOptions, type ExplainRecord, type RecordIndex, type SpanRole } from './record.js';
 import { NO_TENANT } from '../model/tenant.js';
+import { redactValue, textRedactor } from '../findings/quote.js';
 
 export interface RequestFact {
   request: LlmRequest;
@@ -35,6 +37,8 @@ export interface RequestFact {
 
 export interface WrittenEvent {
   span: SpanData;
+  /** The event's time (0 when the core had none, e.g. on a carrier). */
+  time: bigint;
   /** The span the event concerns (a carrier's subject, else the span itself). */
   subjectSpanId: string;
   index: number;
@@ -45,6 +49,12 @@ export interface TurnFacts {
   traceId: string;
   tenant: string;
   redaction: Redaction;
+  /** Tool-declared words as a reader may see them: whole, or redacted whole when they hold a finding's value. */
+  hide: (s: string) => string;
+  /** A sentence the core wrote (already redacted): redacted again where it still holds a value. */
+  hideText: (s: string) => string;
+  /** Start time of each request's and tool's span (by span key). */
+  started: Map<string, bigint>;
   index: RecordIndex;
   roles: Map<string, SpanRole>;
   /** Tenant of each span key (a carrier takes its subject's). */
@@ -56,7 +66,10 @@ export interface TurnFacts {
   ledger: LedgerRow[];
   findings: WrittenEvent[];
   disposition?: WrittenEvent;
+  /** The turn's answer standing (the last one the core wrote on the turn's spans). */
   standing?: WrittenEvent;
+  /** Every answer standing the core wrote on the trace (a trace of several turns has one per answer). */
+  standings: WrittenEvent[];
 }
 
 const cmp = (x: bigint, y: bigint) => (x < y ? -1 : x > y ? 1 : 0);
@@ -122,6 +135,19 @@ export function gatherFacts(record: ExplainRecord, o: ExplainOptions = {}): Turn
   const ledger = events
     .filter((e): e is ToolExecution => e.kind === 'tool-execution' && e.span.traceId === traceId)
     .map((ex) => ledgerRowOf(ex, mergeToolDeclaration(declarations, ex.toolName, ex.declared), ex.callId ? chosenBy.get(ex.callId) : undefined));
+  // Calls no execute_tool span recorded (an LLM-client-only app): read from this trace's request
+  // windows, as the core reads them (docs/ledger-sources.md).
+  const spanCalls = new Set(ledger.map((r) => r.callId).filter((id): id is string => id !== undefined));
+  for (const { request } of requests) {
+    if (request.span.traceId !== traceId || request.inputContent !== 'captured') continue;
+    for (const c of windowCalls(request.input)) {
+      if (spanCalls.has(c.callId) || (!c.thisTurn && !chosenBy.has(c.callId))) continue;
+      const toolName = c.toolName ?? request.toolCalls.find((t) => t.id === c.callId)?.name;
+      if (toolName === undefined) continue;
+      spanCalls.add(c.callId);
+      ledger.push(ledgerRowOf(windowExecution(request, c, toolName), mergeToolDeclaration(declarations, toolName, undefined), chosenBy.get(c.callId), undefined, 'window'));
+    }
+  }
   const turn = events.find((e): e is AgentTurn => e.kind === 'agent-turn' && e.span.traceId === traceId);
 
   // What the core wrote on this trace's spans (carriers last: what they carry supersedes).
@@ -131,18 +157,28 @@ export function gatherFacts(record: ExplainRecord, o: ExplainOptions = {}): Turn
       if (s.traceId !== traceId) continue;
       const subject = s.name === N.CARRIER_SPAN_NAME ? s.attributes[N.ATTR_CARRIER_SUBJECT_SPAN_ID] : undefined;
       s.events.forEach((e, i) => {
-        if (e.name === name) out.push({ span: s, subjectSpanId: typeof subject === 'string' ? subject : s.spanId, index: i, attributes: e.attributes });
+        if (e.name === name) out.push({ span: s, time: e.timeUnixNano, subjectSpanId: typeof subject === 'string' ? subject : s.spanId, index: i, attributes: e.attributes });
       });
     }
     return out;
   };
   const findings = written(N.EVENT_FINDING);
   const disposition = written(N.EVENT_DISPOSITION).at(-1);
-  const standing = written(N.EVENT_ANSWER_STANDING).at(-1);
+  const standings = written(N.EVENT_ANSWER_STANDING);
+  const standing = standings.at(-1);
+  const started = new Map<string, bigint>();
+  for (const ev of events) if (ev.kind !== 'agent-turn') started.set(spanKey(ev.span), ev.startTimeUnixNano);
+  const redaction = o.redaction ?? 'quote';
+  const r = textRedactor(o.sensitive?.values ?? [], redaction, DEFAULT_LIMITS.quotedValueChars, o.sensitive?.witnessValues ?? []);
+  const unknown = redaction !== 'quote' && !o.sensitive;
   return {
     traceId,
     tenant,
-    redaction: o.redaction ?? 'quote',
+    redaction,
+    hide: (s) => (unknown ? redactValue(s, redaction, DEFAULT_LIMITS.quotedValueChars) : r.whole(s)),
+    hideText: (s) => r.text(s),
+    started,
+    standings,
     index,
     roles,
     tenants,

@@ -17,9 +17,21 @@ export interface ExplainRecord {
   logs: readonly LogData[];
 }
 
+/**
+ * The raw values the core's findings quoted (their values and `sensitive`, and what their witnesses
+ * quote), handed over in process (never written anywhere): under `hash`/`omit` any tool-declared
+ * words (coverage, looked_for) that hold one are redacted whole. Absent under `hash`/`omit`: every
+ * such string is redacted whole, as none can be told safe.
+ */
+export interface SensitiveValues {
+  values: readonly string[];
+  witnessValues: readonly string[];
+}
+
 export interface ExplainOptions {
   declarations?: Declarations;
   redaction?: Redaction;
+  sensitive?: SensitiveValues;
   /** Resource attribute naming the tenant (default `service.name`). */
   tenantAttribute?: string;
   /** The tenant whose account this is; default: the tenant of the trace's first span. */

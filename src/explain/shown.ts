@@ -19,6 +19,12 @@ import type { Account, Pointer, ShownLeaf, ShownMap } from './types.js';
 /** Path patterns: `*` one token, `**` any number of tokens, `{a,b}` one of. */
 type Pattern = string;
 
+/** The tools' declared words: shown, but under `hash`/`omit` redacted whole when they hold a finding's value. */
+const COVERAGE_WORDS: readonly Pattern[] = [
+  '/attributes/{gen_ai.tool.call.result,output.value,ai.toolCall.result}/**/{checked,not_checked,cannot_cover}/*/{what,why,short,kind}',
+  '/attributes/{gen_ai.tool.call.result,output.value,ai.toolCall.result}/**/looked_for',
+];
+
 export const ALLOW: Readonly<Record<SpanRole | 'any', readonly Pattern[]>> = Object.freeze({
   any: [
     '/name',
@@ -48,8 +54,7 @@ export const ALLOW: Readonly<Record<SpanRole | 'any', readonly Pattern[]>> = Obj
     '/attributes/{gen_ai.tool.name,gen_ai.tool.call.id,gen_ai.tool.type,gen_ai.operation.name}',
     '#rows',
     // The tools' declared coverage words (an exception the tool-result deny rule carves out too).
-    '/attributes/{gen_ai.tool.call.result,output.value,ai.toolCall.result}/**/{checked,not_checked,cannot_cover}/*/{what,why,short,kind}',
-    '/attributes/{gen_ai.tool.call.result,output.value,ai.toolCall.result}/**/looked_for',
+    ...COVERAGE_WORDS,
   ],
   other: [],
 });
@@ -135,8 +140,8 @@ export function showLeaf(f: TurnFacts, account: Pick<Account, 'asked' | 'answer'
   if (v === undefined) return { withheld: 'not-found' };
   if (v !== null && typeof v === 'object') return { withheld: 'not-shown-here' };
   if (typeof v === 'bigint') return { value: String(v) };
-  const leaf = { value: v as string | number | boolean | null };
   if (exempt.has(p.path) && typeof v === 'string' && f.redaction !== 'quote') return f.redaction === 'hash' ? { value: hashValue(v) } : { withheld: 'not-shown-here' };
+  const leaf = { value: typeof v === 'string' && role === 'tool' && COVERAGE_WORDS.some((c) => matchesPattern(p.path, c)) ? f.hide(v) : (v as string | number | boolean | null) };
   if (serializedLength(leaf) > EXPLAIN_LIMITS.maxShownLeafChars) return { withheld: 'too-large' };
   return leaf;
 }
@@ -148,8 +153,8 @@ export function accountPointers(a: Account): Pointer[] {
   const out: Pointer[] = [];
   if (a.asked) out.push(a.asked);
   if (a.answer) out.push(a.answer);
+  out.push(...a.verdict.head.pointers, ...(a.verdict.reason?.pointers ?? []));
   for (const r of a.rows) for (const s of r.sentences) out.push(...s.pointers);
-  out.push(...a.summary.sentence.pointers);
   for (const w of a.windows) for (const m of w.messages) if (m.pointer) out.push(m.pointer);
   for (const l of a.ledger) out.push(l.pointer, { traceId: l.pointer.traceId, spanId: l.pointer.spanId, path: '#rows' });
   for (const x of a.findings) out.push(x.pointer);
@@ -159,15 +164,21 @@ export function accountPointers(a: Account): Pointer[] {
 
 /** The shown map over the given pointers, bounded in bytes with one `#more` entry. */
 export function showLeaves(f: TurnFacts, account: Account, pointers: readonly Pointer[] = accountPointers(account)): ShownMap {
+  return showTurnLeaves([{ facts: f, account, pointers }]);
+}
+
+/** One shown map over the turns of a trace (each pointer judged with its own turn's message and answer). */
+export function showTurnLeaves(turns: readonly { facts: TurnFacts; account: Account; pointers?: readonly Pointer[] }[]): ShownMap {
   const out: ShownMap = {};
   const more = { withheld: 'too-large' } as const;
   const entryBytes = (k: string, leaf: ShownLeaf) => Buffer.byteLength(JSON.stringify(k), 'utf8') + Buffer.byteLength(JSON.stringify(leaf), 'utf8') + 2;
   const reserve = entryBytes(MORE_KEY, more);
   let bytes = 2; // the braces
-  for (const p of pointers) {
+  const all = turns.flatMap((t) => (t.pointers ?? accountPointers(t.account)).map((p) => ({ p, t })));
+  for (const { p, t } of all) {
     const k = pointerKey(p);
     if (Object.prototype.hasOwnProperty.call(out, k)) continue;
-    const leaf = showLeaf(f, account, p);
+    const leaf = showLeaf(t.facts, t.account, p);
     const n = entryBytes(k, leaf);
     if (bytes + n + reserve > EXPLAIN_LIMITS.maxShownBytes) {
       out[MORE_KEY] = more;

@@ -37,7 +37,7 @@ export interface Sentence {
   pointers: Pointer[];
 }
 
-export type RowName = 'you-asked' | 'it-checked' | 'it-did-not-check' | 'it-found' | 'how-sure' | 'anything-wrong' | 'could-not-run';
+export type RowName = 'you-asked' | 'it-answered' | 'likely-wrong' | 'how-sure' | 'it-checked' | 'it-found' | 'it-did-not-check' | 'could-not-run';
 
 export interface AccountRow {
   row: RowName;
@@ -46,6 +46,28 @@ export interface AccountRow {
 }
 
 export type Tone = 'ok' | 'warn' | 'bad' | 'unknown';
+
+/**
+ * The turn's verdict, one statement: `bad` with a finding that is not advisory, `warn` with only
+ * advisories or an answer that cannot be confirmed, `ok` when checks ran and found nothing, else
+ * `unknown`. The sentence is the plain one on top of the page: the head (the reply, quoted) and,
+ * when something is wrong, the main finding's plain sentence.
+ */
+export interface Verdict {
+  tone: Tone;
+  /** The badge: "Probably wrong", "Worth a look", "Not confirmed", "No problem found", "Not checked". */
+  label: string;
+  head: Sentence;
+  reason?: Sentence;
+}
+
+/** A witness as the finding event wrote it (values quoted or redacted). */
+export interface WitnessView {
+  subject: string;
+  stratum: string;
+  value: string;
+  provenance: string;
+}
 
 /** One message of an LLM request's window, as the page lists it (content only through the shown map). */
 export interface WindowMessage {
@@ -105,8 +127,13 @@ export interface FindingView {
   value?: string;
   advisory: boolean;
   message: string;
+  predicate?: string;
+  grounding?: string;
   toolName?: string;
   callId?: string;
+  witnesses: WitnessView[];
+  /** The finding in plain words (kinds.ts), for the list of what is likely wrong. */
+  plain: Sentence;
   pointer: Pointer;
 }
 
@@ -119,14 +146,20 @@ export interface DispositionView {
 export interface Account {
   traceId: string;
   tenant: string;
+  /** The agent's name (its invoke_agent span), when recorded. */
   turn?: string;
+  /** 1-based position of this turn among the trace's turns, and how many the trace holds. */
+  turnIndex: number;
+  turnCount: number;
+  /** When the turn's first request started (Unix ns, as a decimal string; '' when unknown): pages order turns by it. */
+  startedAt: string;
   templateSet: number;
   /** Where the person's message of this turn is (shown through the shown map). */
   asked?: Pointer;
   /** Where the final answer is (shown through the shown map). */
   answer?: Pointer;
   rows: AccountRow[];
-  summary: { sentence: Sentence; tone: Tone };
+  verdict: Verdict;
   windows: WindowView[];
   ledger: LedgerView[];
   findings: FindingView[];
@@ -139,7 +172,10 @@ export type ShownLeaf = { value: string | number | boolean | null } | { rows: nu
 
 export type ShownMap = Record<string, ShownLeaf>;
 
+/** One trace explained: an account per turn (a trace may hold several), in the order they happened. */
 export interface Explanation {
-  account: Account;
+  traceId: string;
+  tenant: string;
+  turns: Account[];
   shown: ShownMap;
 }

@@ -61,18 +61,37 @@ export function checksClauses(rows: readonly CheckTally[], llmRequests: number, 
   return s;
 }
 
-/** The disposition's sentence: every clause, with a final period. */
-export function dispositionSentence(rows: readonly CheckTally[], llmRequests: number): string {
-  return `${checksClauses(rows, llmRequests)}.`;
+/** Where a turn's ledger rows were read from: execute_tool spans, or the request windows. */
+export interface LedgerSources {
+  spans: number;
+  windows: number;
 }
 
-export function dispositionEvent(rows: readonly CheckTally[], llmRequests: number, time: bigint, maxBytes: number): SpanEventData {
+/** "3 tool calls read from execute_tool spans, 2 from the request windows"; undefined when the turn has none. */
+export function ledgerClause(l: LedgerSources | undefined): string | undefined {
+  if (!l || l.spans + l.windows <= 0) return undefined;
+  if (l.windows <= 0) return `${plural(l.spans, 'tool call')} read from execute_tool spans`;
+  if (l.spans <= 0) return `${plural(l.windows, 'tool call')} read from the request windows (no execute_tool span recorded ${l.windows === 1 ? 'it' : 'them'})`;
+  return `${plural(l.spans + l.windows, 'tool call')} read: ${l.spans} from execute_tool spans, ${l.windows} from the request windows`;
+}
+
+/** The disposition's sentence: every clause, with a final period. */
+export function dispositionSentence(rows: readonly CheckTally[], llmRequests: number, ledger?: LedgerSources): string {
+  const sources = ledgerClause(ledger);
+  return `${checksClauses(rows, llmRequests)}${sources ? `; ${sources}` : ''}.`;
+}
+
+export function dispositionEvent(rows: readonly CheckTally[], llmRequests: number, time: bigint, maxBytes: number, ledger?: LedgerSources): SpanEventData {
   const attributes: Attributes = {
-    [N.ATTR_DISPOSITION_SUMMARY]: fitBytes(dispositionSentence(rows, llmRequests), maxBytes),
+    [N.ATTR_DISPOSITION_SUMMARY]: fitBytes(dispositionSentence(rows, llmRequests, ledger), maxBytes),
     [N.ATTR_DISPOSITION_CHECKS]: checksJson(rows, maxBytes),
     [N.ATTR_DISPOSITION_UNREACHABLE]: rows.reduce((n, r) => n + r.unreachable, 0),
     [N.ATTR_DISPOSITION_FINDINGS]: rows.reduce((n, r) => n + r.findings, 0),
   };
+  if (ledger && ledger.spans + ledger.windows > 0) {
+    attributes[N.ATTR_DISPOSITION_LEDGER_SPANS] = Math.max(0, ledger.spans);
+    attributes[N.ATTR_DISPOSITION_LEDGER_WINDOWS] = Math.max(0, ledger.windows);
+  }
   return { name: N.EVENT_DISPOSITION, timeUnixNano: time, attributes };
 }
 

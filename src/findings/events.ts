@@ -1,13 +1,15 @@
 // Turns findings into `footprint.finding` span events with the attributes of the wire contract,
 // values redacted by the configured setting and every attribute kept under the written-attribute
 // bound (Grafana Tempo truncates above 2,048 bytes). Also the finding's stable identity and id.
+// Under `hash`/`omit` every string that holds a value (message, predicate, witness value, subject
+// and provenance) is redacted whole (quote.ts · textRedactor), never only in the matched part.
 // Must never put an unquoted, unbounded value from telemetry into an attribute.
 
 import { createHash } from 'node:crypto';
 import type { Attributes, SpanEventData } from '../model/telemetry.js';
 import type { Finding } from '../model/finding.js';
 import type { Redaction } from '../model/finding.js';
-import { quoteText, redactValue } from './quote.js';
+import { textRedactor, type TextRedactor } from './quote.js';
 import * as N from './names.js';
 
 /** kind + seam + sorted subjects + predicate: one defect, however often it is re-detected. */
@@ -41,30 +43,30 @@ export interface EventOptions {
   maxAttributeBytes: number;
 }
 
-/**
- * The value as written, and the message and witnesses with every quoted occurrence of the value
- * (and of the finding's other sensitive values) redacted too. Longest first, so a value that
- * contains another is swapped whole.
- */
-function redactedTexts(f: Finding, o: EventOptions): { value?: string; message: string; witnessValue: (v: string) => string } {
-  if (o.redaction === 'quote') {
-    return { ...(f.value !== undefined ? { value: quoteText(f.value, o.quotedValueChars) } : {}), message: f.message, witnessValue: (v) => v };
-  }
-  const raw = [...(f.value !== undefined ? [f.value] : []), ...(f.sensitive ?? [])].filter((v) => v.trim() !== '');
-  const pairs = [...new Set(raw)]
-    .map((v) => [quoteText(v, o.quotedValueChars), redactValue(v, o.redaction, o.quotedValueChars)] as const)
-    .sort((a, b) => b[0].length - a[0].length);
-  const swap = (t: string) => pairs.reduce((acc, [quoted, shown]) => acc.split(quoted).join(shown), t);
-  return {
-    ...(f.value !== undefined ? { value: redactValue(f.value, o.redaction, o.quotedValueChars) } : {}),
-    message: swap(f.message),
-    witnessValue: swap,
-  };
+/** Every raw value a finding quotes: its value and `sensitive` (what `hash`/`omit` must hide). */
+export function sensitiveValues(f: Pick<Finding, 'value' | 'sensitive'>): string[] {
+  return [...(f.value !== undefined ? [f.value] : []), ...(f.sensitive ?? [])].filter((v) => v.trim() !== '');
+}
+
+/** The values a finding's witnesses quote (declared ones are the declarations' words, not data). */
+export function witnessValues(f: Pick<Finding, 'witnesses'>): string[] {
+  return f.witnesses.filter((w) => w.stratum !== 'declared').map((w) => w.value);
+}
+
+/** The redactor of one finding's texts: its values, its sensitive values and its witnesses' values. */
+export function findingRedactor(f: Finding, o: Pick<EventOptions, 'redaction' | 'quotedValueChars'>): TextRedactor {
+  return textRedactor(sensitiveValues(f), o.redaction, o.quotedValueChars, witnessValues(f));
 }
 
 /** Witnesses as a JSON array under the byte bound: whole witnesses are dropped from the end, and counted. */
-function witnessesJson(f: Finding, o: EventOptions, redact: (v: string) => string): string {
-  const items = f.witnesses.map((w) => ({ ...w, value: redact(w.value), provenance: fitBytes(redact(w.provenance), 400) }));
+function witnessesJson(f: Finding, o: EventOptions, r: TextRedactor): string {
+  const hide = o.redaction !== 'quote';
+  const items = f.witnesses.map((w) => ({
+    ...w,
+    ...(hide ? { subject: r.text(w.subject), predicate: r.predicate(w.predicate) } : {}),
+    value: hide && w.stratum !== 'declared' ? r.value(w.value) : w.value,
+    provenance: fitBytes(r.text(w.provenance), 400),
+  }));
   for (let n = items.length; n >= 0; n--) {
     const kept: unknown[] = items.slice(0, n);
     if (n < items.length) kept.push({ omitted: items.length - n });
@@ -75,17 +77,17 @@ function witnessesJson(f: Finding, o: EventOptions, redact: (v: string) => strin
 }
 
 export function findingToEvent(f: Finding, time: bigint, o: EventOptions): SpanEventData {
-  const t = redactedTexts(f, o);
+  const r = findingRedactor(f, o);
   const fit = (s: string) => fitBytes(s, o.maxAttributeBytes);
   const attributes: Attributes = {
     [N.ATTR_FINDING_KIND]: f.kind,
     [N.ATTR_FINDING_SEAM]: f.seam,
     [N.ATTR_FINDING_ID]: findingId(f),
-    [N.ATTR_FINDING_PREDICATE]: fit(f.predicate),
-    [N.ATTR_FINDING_MESSAGE]: fit(t.message),
-    [N.ATTR_FINDING_WITNESSES]: witnessesJson(f, o, t.witnessValue),
+    [N.ATTR_FINDING_PREDICATE]: fit(r.predicate(f.predicate)),
+    [N.ATTR_FINDING_MESSAGE]: fit(r.text(f.message)),
+    [N.ATTR_FINDING_WITNESSES]: witnessesJson(f, o, r),
   };
-  if (t.value !== undefined) attributes[N.ATTR_FINDING_VALUE] = fit(t.value);
+  if (f.value !== undefined) attributes[N.ATTR_FINDING_VALUE] = fit(r.value(f.value));
   if (f.toolName) attributes[N.ATTR_TOOL_NAME] = fit(f.toolName);
   if (f.toolCallId) attributes[N.ATTR_TOOL_CALL_ID] = fit(f.toolCallId);
   if (f.grounding) attributes[N.ATTR_FINDING_GROUNDING] = f.grounding;

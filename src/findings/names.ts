@@ -44,6 +44,10 @@ export const ATTR_DISPOSITION_UNREACHABLE = 'footprint.disposition.unreachable';
 export const ATTR_DISPOSITION_FINDINGS = 'footprint.disposition.findings';
 /** The checks armed by inference (what the trace shows) beyond the declarations, comma-separated; absent when none. */
 export const ATTR_DISPOSITION_INFERRED = 'footprint.disposition.inferred';
+/** The turn's ledger rows read from execute_tool spans (written when the turn has any row). */
+export const ATTR_DISPOSITION_LEDGER_SPANS = 'footprint.disposition.ledger.spans';
+/** The turn's ledger rows read from the request windows: calls no execute_tool span recorded. */
+export const ATTR_DISPOSITION_LEDGER_WINDOWS = 'footprint.disposition.ledger.windows';
 
 /** Carrier spans: written when a finding's subject span has already left. */
 export const CARRIER_SPAN_NAME = 'footprint.findings';
@@ -84,6 +88,8 @@ export const ATTR_ANSWER_STATEMENT = 'footprint.answer.statement';
 
 /** On each finding event, when the service has a public base URL: the finding's "Explain this answer" page. */
 export const ATTR_EXPLAIN_URL = 'footprint.explain.url';
+/** Beside it, with auth on: the signed link token alone ([0-9A-Za-z._-]), for UIs that URI-encode what they insert (Jaeger). */
+export const ATTR_EXPLAIN_LINK = 'footprint.explain.link';
 
 /**
  * Disposition attribute (issue 14): set when the turn's conversation state could not be read from

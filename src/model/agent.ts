@@ -34,6 +34,8 @@ export interface ToolResultPart {
   name?: string;
   /** The result as the model was shown it: a string, or an already parsed JSON value. */
   result: unknown;
+  /** The window itself marks the result as an error (Anthropic `is_error`, AI SDK `error-*` outputs). */
+  isError?: true;
 }
 
 export type Part = TextPart | ToolCallPart | ToolResultPart;

@@ -7,6 +7,13 @@ import type { SpanRef } from './telemetry.js';
 
 export type ReadOutcome = 'ran' | 'refused' | 'failed' | 'unknown';
 
+/**
+ * Where a row was read from: the tool's own `execute_tool` span, or the request windows (the
+ * model's tool call and the tool message answering it in a later request) when the app recorded
+ * no span for the call. A span row always wins over a window row of the same call.
+ */
+export type LedgerSource = 'span' | 'window';
+
 export type Emptiness = 'declared-absent' | 'undeclared-empty' | 'non-empty' | 'unknown';
 
 export interface CoverageItem {
@@ -84,4 +91,6 @@ export interface LedgerRow {
   errorMessage?: string;
   reading: ResultReading;
   startTimeUnixNano: bigint;
+  /** Read from the call's execute_tool span, or from the windows (its span is then the request whose window showed the result). */
+  source: LedgerSource;
 }

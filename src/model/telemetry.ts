@@ -40,6 +40,8 @@ export interface SpanData {
   /** 16 lower-case hex characters. */
   spanId: string;
   parentSpanId?: string;
+  /** The parent is in another process (an incoming traceparent): this span is the local root. Known in-process only. */
+  parentIsRemote?: true;
   name: string;
   /** OTLP span kind: 0 unspecified, 1 internal, 2 server, 3 client, 4 producer, 5 consumer. */
   kind: number;

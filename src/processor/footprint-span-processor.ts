@@ -22,6 +22,8 @@ import { spanKey } from '../model/telemetry.js';
 import { annotate, fromSpanData, hrTimeToNanos, otlpKind, resourceAttributes, scopeOf, toSpanData } from './sdk-span.js';
 import { CONVERSATION_ID_KEYS } from '../conventions/conversation-keys.js';
 import { hasConversationKey, looksLikeAgentSpan } from './recognize.js';
+import { linkFindingEvents } from '../explain/link.js';
+import { tenantOfResource } from '../model/tenant.js';
 import { PendingLogs, type PendingLogStats } from './log-buffer.js';
 import { WorkerAnalysis, postedBytes, type WorkerAnalysisStats } from './worker-analysis.js';
 
@@ -83,6 +85,13 @@ export interface FootprintSpanProcessorOptions {
    * this file) or dies, a diag warning says so once and the core runs in-thread from then on.
    */
   analysis?: 'in-thread' | 'worker';
+  /**
+   * Where people open the "Explain this answer" page (a footprint-otel service that receives these
+   * traces): each finding event gets `footprint.explain.url`; with `linkSecret` (the service's
+   * FOOTPRINT_LINK_SECRET, at least 16 characters) a signed link valid `linkTtlMinutes` (default 60)
+   * and `footprint.explain.link`. Default: none written.
+   */
+  explain?: { publicUrl: string; linkSecret?: string; linkTtlMinutes?: number };
 }
 
 export interface SpanProcessorStats {
@@ -144,6 +153,8 @@ export class FootprintSpanProcessor implements SpanProcessor {
   /** Traces that held agent spans and whose local root has not ended yet. */
   private readonly agentTraces = new Set<string>();
   private readonly counters = { ended: 0, agentSpans: 0, annotated: 0, carriers: 0, errors: 0 };
+  /** Where finding events link to (options.explain), checked once. */
+  private readonly explain?: { publicUrl: string; secret?: string; ttlSeconds: number };
   /**
    * Whether onStart looks for a conversation id: decided once, at construction. True unless an
    * injected core has no noteSpanStart (the worker, and the FootprintCore it falls back to, have it).
@@ -170,6 +181,10 @@ export class FootprintSpanProcessor implements SpanProcessor {
       rememberSpans: false,
     };
     this.injectedCore = options.core;
+    const ex = options.explain;
+    if (ex && /^https?:\/\/\S+$/.test(ex.publicUrl) && (ex.linkSecret === undefined || ex.linkSecret.length >= 16)) {
+      this.explain = { publicUrl: ex.publicUrl.replace(/\/+$/, ''), ...(ex.linkSecret ? { secret: ex.linkSecret } : {}), ttlSeconds: Math.max(1, ex.linkTtlMinutes ?? 60) * 60 };
+    } else if (ex) diag.warn('footprint-otel: explain.publicUrl must be an http(s) URL and explain.linkSecret at least 16 characters; no footprint.explain.url is written');
     this.notesStarts = options.core === undefined || typeof options.core.noteSpanStart === 'function';
     if (typeof (options.next as SpanProcessor & { onEnding?: unknown }).onEnding === 'function') {
       this.onEnding = (span: Span) => this.forwardEnding(span);
@@ -355,6 +370,7 @@ export class FootprintSpanProcessor implements SpanProcessor {
 
   /** What one span's analysis adds: the span to forward (annotated or not) and its carrier spans. */
   private applyResult(span: ReadableSpan | undefined, result: ProcessResult): { out: ReadableSpan | undefined; carriers: ReadableSpan[] } {
+    if (this.explain) this.linkFindings(span, result, this.explain);
     let out = span;
     if (span) {
       const ann = result.annotations.get(spanKey(span.spanContext()));
@@ -367,6 +383,16 @@ export class FootprintSpanProcessor implements SpanProcessor {
     const carriers = resource ? this.carrierSpans(result, resource) : [];
     for (const d of result.diagnostics) this.diagnostics.report(d);
     return { out, carriers };
+  }
+
+  /** footprint.explain.url (and a signed footprint.explain.link) on every finding event of the result. */
+  private linkFindings(span: ReadableSpan | undefined, result: ProcessResult, ex: { publicUrl: string; secret?: string; ttlSeconds: number }): void {
+    const resource = span?.resource ?? this.lastResource;
+    const attr = this.coreOptions.tenantAttribute ?? 'service.name';
+    const tenant = tenantOfResource(resource ? resourceAttributes(resource) : {}, attr);
+    const signed = ex.secret ? { secret: ex.secret, expiresAt: Math.floor(Date.now() / 1000) + ex.ttlSeconds } : undefined;
+    for (const [key, ann] of result.annotations) linkFindingEvents(ann.events, ex.publicUrl, key.split('/')[0]!, tenant, signed);
+    for (const c of result.carriers) linkFindingEvents(c.events, ex.publicUrl, c.traceId, tenant, signed);
   }
 
   /** One agent span with its waiting log records (and any late ones), as the core reads it. */

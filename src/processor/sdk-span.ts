@@ -138,6 +138,7 @@ export function toSpanData(span: ReadableSpan): SpanData {
     scope: scopeOf(span.instrumentationScope),
   };
   if (parent?.spanId) out.parentSpanId = parent.spanId;
+  if (parent?.spanId && parent.isRemote) out.parentIsRemote = true;
   if (span.links.length > 0) {
     out.links = span.links.map((l) => ({ traceId: l.context.traceId, spanId: l.context.spanId, attributes: copyAttributes(l.attributes) }));
   }

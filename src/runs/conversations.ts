@@ -225,9 +225,19 @@ export class ConversationStore {
     }
   }
 
-  recordRead(state: ConversationState, row: LedgerRow): void {
-    if (!this.room(state, ledgerRowBytes(row), state.ledger.length)) return;
+  /** Appends a read to the ledger; false when the bounds left no room (the state is then marked incomplete). */
+  recordRead(state: ConversationState, row: LedgerRow): boolean {
+    if (!this.room(state, ledgerRowBytes(row), state.ledger.length)) return false;
     state.ledger.push(row);
+    return true;
+  }
+
+  /** Puts `row` in place of the ledger's row at `index` (a span row replacing the window row of the same call). */
+  replaceRead(state: ConversationState, index: number, row: LedgerRow): void {
+    const before = state.ledger[index];
+    if (before === undefined) return;
+    state.ledger[index] = row;
+    this.charge(state, ledgerRowBytes(row) - ledgerRowBytes(before));
   }
 
   /** Keeps (or, with undefined, drops) the conversation's pending choice, within the byte bounds. */

@@ -5,15 +5,15 @@
 
 import type { CheckTally } from '../model/finding.js';
 import type { Attributes, SpanEventData } from '../model/telemetry.js';
-import { dispositionEvent } from '../findings/disposition.js';
+import { dispositionEvent, type LedgerSources } from '../findings/disposition.js';
 import { EVENT_DISPOSITION } from '../findings/names.js';
 
 /** Distinct signatures kept. */
 const MAX_SIGNATURES = 256;
 
 /** Every field dispositionEvent reads, in order, so equal signatures give equal events. */
-function signature(rows: readonly CheckTally[], llmRequests: number, maxBytes: number): string {
-  let s = `${llmRequests}\u0001${maxBytes}`;
+function signature(rows: readonly CheckTally[], llmRequests: number, maxBytes: number, ledger: LedgerSources | undefined): string {
+  let s = `${llmRequests}\u0001${maxBytes}\u0001${ledger?.spans ?? 0}\u0001${ledger?.windows ?? 0}`;
   for (const r of rows) {
     s += `\u0001${r.check}\u0002${r.seam}\u0002${r.checked}\u0002${r.findings}\u0002${r.notApplicable}\u0002${r.unreachable}`;
     for (const k in r.unreachableReasons) s += `\u0003${k}\u0004${r.unreachableReasons[k]}`;
@@ -24,13 +24,13 @@ function signature(rows: readonly CheckTally[], llmRequests: number, maxBytes: n
 export class DispositionCache {
   private readonly map = new Map<string, Attributes>();
 
-  event(rows: readonly CheckTally[], llmRequests: number, time: bigint, maxBytes: number): SpanEventData {
-    const key = signature(rows, llmRequests, maxBytes);
+  event(rows: readonly CheckTally[], llmRequests: number, time: bigint, maxBytes: number, ledger?: LedgerSources): SpanEventData {
+    const key = signature(rows, llmRequests, maxBytes, ledger);
     const hit = this.map.get(key);
     if (hit) {
       return { name: EVENT_DISPOSITION, timeUnixNano: time, attributes: { ...hit } };
     }
-    const ev = dispositionEvent(rows, llmRequests, time, maxBytes);
+    const ev = dispositionEvent(rows, llmRequests, time, maxBytes, ledger);
     if (this.map.size >= MAX_SIGNATURES) this.map.delete(this.map.keys().next().value!);
     this.map.set(key, { ...ev.attributes });
     return ev;

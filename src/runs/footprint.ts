@@ -92,6 +92,8 @@ export class FootprintCore {
   private readonly toolEvidence: BoundedMap<ToolEvidence>;
   /** Each conversation's last input window, so a request that extends it reads only what is new. */
   private readonly windows: WindowMemos;
+  /** Tool names the traces named (offered, chosen or executed), for "declared but never seen" warnings. Capped. */
+  private readonly seenTools = new Set<string>();
   /** Disposition attributes by tally signature: most turns of an app repeat the same few. */
   private readonly dispositions = new DispositionCache();
   private readonly findingsByKind: Record<string, number> = {};
@@ -186,6 +188,19 @@ export class FootprintCore {
     this.conversations.enforceTotal();
   }
 
+  /** Tool names the traces named so far (offered, chosen or executed); at most MAX_SEEN_TOOLS. */
+  toolNamesSeen(): ReadonlySet<string> {
+    return this.seenTools;
+  }
+
+  private noteToolNames(ev: ModelEvent): void {
+    if (ev.kind === 'tool-execution') this.seenTools.add(ev.toolName);
+    else if (ev.kind === 'llm-request') {
+      for (const d of ev.toolDefinitions ?? []) this.seenTools.add(d.name);
+      for (const c of ev.toolCalls) this.seenTools.add(c.name);
+    }
+  }
+
   /** Drops all state (shutdown, forceFlush of an owner that owns it). */
   reset(): void {
     this.cacheBytes = 0;
@@ -198,6 +213,7 @@ export class FootprintCore {
     this.toolEvidence.clear();
     this.processedSpans.clear();
     this.windows.clear();
+    this.seenTools.clear();
   }
 
   /** Reads the input trace by trace (trace-chunks.ts), each part as a call of its own, into one result. */
@@ -311,6 +327,7 @@ export class FootprintCore {
       const rec = this.traceRecord(ev.span.traceId);
       if (!ev.conversationId && rec.conversationId) ev.conversationId = rec.conversationId;
       if (ev.kind === 'tool-execution' && ev.declared) this.spanDeclarations.set(`${ev.tenant}\u0000${ev.toolName}`, ev.declared);
+      if (this.seenTools.size < MAX_SEEN_TOOLS) this.noteToolNames(ev);
       if (ev.kind === 'llm-request' && ev.toolDefinitions && this.config.declarations.inference !== false) this.rememberToolEvidence(ev.tenant, ev.toolDefinitions);
       rec.llmRequests ??= 0;
       if (ev.kind === 'llm-request' && !this.lateInCall.has(spanKey(ev.span))) rec.llmRequests++;
@@ -388,7 +405,11 @@ export class FootprintCore {
     }
     const tracesWithRequests = new Set(events.filter((e) => e.kind === 'llm-request').map((e) => e.span.traceId));
     for (const s of spans) {
-      if (!s.parentSpanId && tracesWithRequests.has(s.traceId) && !targets.has(s.traceId)) targets.set(s.traceId, { key: spanKey(s), time: s.endTimeUnixNano });
+      if ((s.parentSpanId && !s.parentIsRemote) || targets.has(s.traceId)) continue;
+      // The trace's root: its home when the trace has no turn span, also when it ends alone, in a
+      // later batch than the requests it holds (in-process, the root ends last).
+      const rec = tracesWithRequests.has(s.traceId) ? undefined : this.traces.peek(s.traceId);
+      if (tracesWithRequests.has(s.traceId) || (rec !== undefined && (rec.llmRequests ?? 0) > 0 && rec.turnSpanId === undefined)) targets.set(s.traceId, { key: spanKey(s), time: s.endTimeUnixNano });
     }
     // A turn whose content came late, or whose request ended after its turn span (some apps end
     // invoke_agent before the last chat span), gets its disposition again, on a carrier as its
@@ -413,7 +434,8 @@ export class FootprintCore {
       }
       // `findings` counts findings written (one per defect per trace), not re-detections.
       const rows = dispositionRows(CHECK_CATALOG, this.talliesOf(traceId)).map((r) => ({ ...r, findings: written?.get(r.check) ?? 0 }));
-      const ev = this.dispositions.event(rows, llmRequests, target.time, limits.maxWrittenAttributeBytes);
+      const ledger = { spans: rec?.ledgerFromSpans ?? 0, windows: rec?.ledgerFromWindows ?? 0 };
+      const ev = this.dispositions.event(rows, llmRequests, target.time, limits.maxWrittenAttributeBytes, ledger);
       // How the checks were armed: those inference armed beyond the declarations are named.
       if (this.inferredChecks !== '') ev.attributes[ATTR_DISPOSITION_INFERRED] = this.inferredChecks;
       annotationFor(result, target.key).events.push(ev);
@@ -497,6 +519,11 @@ export class FootprintCore {
     const state = this.conversations.get(conversationKey(ev.tenant, ev.conversationId, ev.span.traceId));
     const outcome = ev.kind === 'llm-request' ? checkRequest(this.seamContext(), state, ev) : checkExecution(this.seamContext(), state, ev);
     this.addTallies(ev.span.traceId, outcome.tallies);
+    for (const change of outcome.ledger) {
+      const rec = this.traceRecord(change.traceId);
+      if (change.source === 'window') rec.ledgerFromWindows += change.rows;
+      else rec.ledgerFromSpans += change.rows;
+    }
     if (ev.conversationId) for (const f of outcome.findings) f.conversationId = ev.conversationId;
     const { limits } = this.config;
     if (outcome.events.length > 0) annotationFor(result, spanKey(ev.span)).events.push(...outcome.events);
@@ -542,6 +569,9 @@ export class FootprintCore {
     return info;
   }
 }
+
+/** Distinct tool names remembered for the "declared but never seen" warning. */
+const MAX_SEEN_TOOLS = 4096;
 
 /** Estimated bytes of one span declaration entry (its key, the map slot; the declaration is shared). */
 const SPAN_DECLARATION_BYTES = 256;

@@ -5,7 +5,7 @@
 
 import type { ToolDeclaration } from '../declarations/types.js';
 import type { ToolExecution } from '../model/agent.js';
-import type { LedgerRow, ReadOutcome, ResultReading } from '../model/ledger.js';
+import type { LedgerRow, LedgerSource, ReadOutcome, ResultReading } from '../model/ledger.js';
 import { readToolResult, type ResultReaderOptions } from './result-reader.js';
 
 /**
@@ -23,9 +23,10 @@ export function outcomeOf(status: ToolExecution['status'], result: unknown, read
 
 /**
  * The ledger row of one execution. `request` is the 1-based order, within the conversation, of
- * the request that chose the call, when the caller knows it.
+ * the request that chose the call, when the caller knows it. `source` says where the execution
+ * was read from (its own span, or the windows: window-reads.ts).
  */
-export function ledgerRowOf(execution: ToolExecution, declaration: ToolDeclaration | undefined, request?: number, options?: ResultReaderOptions): LedgerRow {
+export function ledgerRowOf(execution: ToolExecution, declaration: ToolDeclaration | undefined, request?: number, options?: ResultReaderOptions, source: LedgerSource = 'span'): LedgerRow {
   const reading = readToolResult(execution.result, declaration, {
     ...options,
     arguments: execution.arguments,
@@ -43,5 +44,6 @@ export function ledgerRowOf(execution: ToolExecution, declaration: ToolDeclarati
     ...(execution.errorMessage !== undefined ? { errorMessage: execution.errorMessage } : {}),
     reading,
     startTimeUnixNano: execution.startTimeUnixNano,
+    source,
   };
 }

@@ -2,15 +2,16 @@
 // `offer` and `choice` (and `answer` for a final response) on an LLM request, `write` on a tool
 // execution. Gathers inputs, calls the pure checks, records what later checks need. No I/O.
 
-import type { LlmRequest, ToolExecution } from '../model/agent.js';
+import type { LlmRequest, ToolCall, ToolExecution } from '../model/agent.js';
 import type { CheckTally, Finding } from '../model/finding.js';
-import type { LedgerRow } from '../model/ledger.js';
+import type { LedgerRow, LedgerSource } from '../model/ledger.js';
 import type { SpanEventData } from '../model/telemetry.js';
 import type { EffectiveDeclaration } from '../declarations/inferred.js';
 import { VALUE_SEARCH_LIMITS, type Limits } from '../limits.js';
 import { buildFrame, resultText, type Frame } from './frame.js';
 import { servedKey, type ConversationState, type ConversationStore } from './conversations.js';
 import { ledgerRowOf } from './ledger-row.js';
+import { argumentsLost, lastUserMessage as lastUserIndex, rowOfCall, windowCallArguments, windowCalls, windowExecution } from './window-reads.js';
 import { withSoleArgument } from './sole-argument.js';
 import { unsupportedArguments, UNSUPPORTED_ARGUMENT, type DerivedUse, type EarlierServed, type ExternalGroundUse } from '../checks/unsupported-argument.js';
 import { danglingReferences } from '../checks/dangling-reference.js';
@@ -24,12 +25,13 @@ import { armedByInference } from '../checks/arming.js';
 import { sourcesInferred } from '../declarations/inferred.js';
 import { unsupportedClaims } from '../checks/unsupported-claim.js';
 import { refusalAssertsAbsence } from '../checks/refusal-asserts-absence.js';
-import { producersOf, readToolTest } from '../checks/absence-reads.js';
-import { answerStanding } from '../checks/answer-standing.js';
+import { producersOf } from '../checks/absence-reads.js';
+import { answerStanding, answerStatesFacts, type UnrecordedCall } from '../checks/answer-standing.js';
 import { CHECK_CATALOG, CONTENT_NOT_CAPTURED, STATE_INCOMPLETE } from '../checks/catalog.js';
 import type { Declarations } from '../declarations/types.js';
 import type { Redaction } from './footprint.js';
 import { redactValue } from '../findings/quote.js';
+import { negated } from './trace-record.js';
 import { fitBytes } from '../findings/events.js';
 import { ATTR_DERIVATION, ATTR_TOOL_CALL_ID, ATTR_TOOL_NAME, ATTR_FINDING_GROUNDING, ATTR_FINDING_KIND, ATTR_FINDING_PREDICATE, ATTR_FINDING_VALUE, EVENT_VALUE_DERIVED, GROUNDING_DERIVED, ATTR_ANSWER_REASONS, ATTR_ANSWER_STANDING, ATTR_ANSWER_STATEMENT, EVENT_ANSWER_STANDING } from '../findings/names.js';
 
@@ -51,9 +53,24 @@ export interface SeamOutcome {
   externalGroundsUsed: ExternalGroundUse[];
   /** Further events for the request's own span (e.g. the answer's standing). */
   events: SpanEventData[];
+  /** Ledger rows recorded (+1) or replaced (-1), by the trace they belong to and where they were read from. */
+  ledger: LedgerSourceChange[];
 }
 
-const empty = (): SeamOutcome => ({ findings: [], tallies: [], externalGroundsUsed: [], events: [] });
+export interface LedgerSourceChange {
+  traceId: string;
+  source: LedgerSource;
+  rows: number;
+}
+
+const empty = (): SeamOutcome => ({ findings: [], tallies: [], externalGroundsUsed: [], events: [], ledger: [] });
+
+/**
+ * The write-seam tallies a window row was judged with, in memory only: taken back if the call's
+ * own span arrives later and its row replaces this one (so the call is counted once). A row read
+ * back from a shared store has none, and its tallies stay.
+ */
+const windowRowTallies = new WeakMap<LedgerRow, CheckTally[]>();
 
 /** Every request-reading check, unreachable once for `reason`. */
 export function unreachableAll(reason: string): CheckTally[] {
@@ -101,6 +118,10 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
     return out;
   }
   const declarationOf = (name: string) => ctx.declarationOf(req.tenant, name);
+  // Calls an earlier request chose with lost arguments, judged now with the ones this window holds;
+  // then the calls this window shows answered that no span recorded: the ledger from the windows.
+  if (state.pendingChoice?.toolCalls.some((c) => c.id !== undefined && argumentsLost(c.arguments))) checkLostArguments(ctx, state, req.tenant, windowCallArguments(req.input), out);
+  recordWindowReads(ctx, state, req, out);
   const frame: Frame = buildFrame(req);
   // Computed only if a finding needs it, once: the served history grows with the conversation,
   // and hashing the whole window for it would cost every request.
@@ -149,12 +170,13 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
 
   ctx.conversations.recordServed(state, state.requests, frame.served, presentResultTools);
   ctx.conversations.recordChosen(state, state.requests, req.toolCalls);
-  // Calls to tools nobody has declared yet may still be judged if their own span declares them.
-  const undeclared = req.toolCalls.filter((c) => !declarationOf(c.name)?.argumentsFrom?.length);
+  // Calls to tools nobody has declared yet may still be judged if their own span declares them;
+  // calls whose arguments were lost (`{}`) once their span or a later window gives them.
+  const pending = req.toolCalls.filter((c) => !declarationOf(c.name)?.argumentsFrom?.length || (c.id !== undefined && argumentsLost(c.arguments)));
   ctx.conversations.setPendingChoice(
     state,
-    undeclared.length > 0
-      ? { request: state.requests, span: req.span, frame, toolCalls: undeclared, earlierServed, idsMatchedByOrder: req.idsMatchedByOrder === true }
+    pending.length > 0
+      ? { request: state.requests, span: req.span, frame, toolCalls: pending, earlierServed, idsMatchedByOrder: req.idsMatchedByOrder === true }
       : undefined,
   );
   return out;
@@ -171,11 +193,38 @@ function checkLateDeclaration(ctx: SeamContext, state: ConversationState, ex: To
   const calls = pending.toolCalls.filter((c) => c.name === ex.toolName && (ex.callId === undefined || c.id === ex.callId));
   if (calls.length === 0) return;
   pending.toolCalls = pending.toolCalls.filter((c) => !calls.includes(c));
+  // A call whose arguments the request lost is judged with the ones its span recorded.
+  const judged = calls.map((c) => (c.id !== undefined && c.id === ex.callId && argumentsLost(c.arguments) && !argumentsLost(ex.arguments) ? { ...c, arguments: ex.arguments } : c));
+  judgeLateChoice(ctx, state, ex.tenant, judged, out);
+}
+
+/**
+ * Calls of the pending choice whose arguments were lost (`{}` on the LLM span: Traceloop's
+ * Anthropic streaming) and that another record of the same call (its execute_tool span, a later
+ * window) gives: judged now with those arguments, if their tool is armed by then. A lost call is
+ * let go once judged, or when that record has no arguments either.
+ */
+function checkLostArguments(ctx: SeamContext, state: ConversationState, tenant: string, argumentsById: ReadonlyMap<string, unknown>, out: SeamOutcome): void {
+  const pending = state.pendingChoice;
+  if (!pending) return;
+  const found = pending.toolCalls.filter((c) => c.id !== undefined && argumentsLost(c.arguments) && argumentsById.has(c.id));
+  if (found.length === 0) return;
+  pending.toolCalls = pending.toolCalls.filter((c) => !found.includes(c));
+  const judged = found
+    .filter((c) => !argumentsLost(argumentsById.get(c.id!)) && (ctx.declarationOf(tenant, c.name)?.argumentsFrom?.length ?? 0) > 0)
+    .map((c) => ({ ...c, arguments: argumentsById.get(c.id!) }));
+  if (judged.length > 0) judgeLateChoice(ctx, state, tenant, judged, out);
+  else if (pending.toolCalls.length === 0) ctx.conversations.setPendingChoice(state, undefined);
+}
+
+/** Judges calls of the pending choice now (their findings go on the choosing request's span). */
+function judgeLateChoice(ctx: SeamContext, state: ConversationState, tenant: string, calls: ToolCall[], out: SeamOutcome): void {
+  const pending = state.pendingChoice!;
   const choice = unsupportedArguments({
     span: pending.span,
     toolCalls: calls,
     frame: pending.frame,
-    declarationOf: (name) => ctx.declarationOf(ex.tenant, name),
+    declarationOf: (name) => ctx.declarationOf(tenant, name),
     earlierServed: pending.earlierServed,
     ...(pending.idsMatchedByOrder ? { idsMatchedByOrder: true } : {}),
     inputCaptured: true,
@@ -189,14 +238,41 @@ function checkLateDeclaration(ctx: SeamContext, state: ConversationState, ex: To
   if (pending.toolCalls.length === 0) ctx.conversations.setPendingChoice(state, undefined);
 }
 
-/** Checks for one tool execution (write seam); records its ledger row. */
+/** Checks for one tool execution (write seam); records its ledger row (in place of a window row of the same call). */
 export function checkExecution(ctx: SeamContext, state: ConversationState, ex: ToolExecution): SeamOutcome {
   const out = empty();
   checkLateDeclaration(ctx, state, ex, out);
+  if (ex.callId !== undefined) checkLostArguments(ctx, state, ex.tenant, new Map([[ex.callId, ex.arguments]]), out);
   const declaration = ctx.declarationOf(ex.tenant, ex.toolName);
   const chosen = ex.callId ? state.chosen.get(ex.callId) : undefined;
   const request = chosen?.request;
   const row = ledgerRowOf(withSoleArgument(ex, chosen), declaration, request);
+  const at = rowOfCall(state.ledger, row);
+  judgeRow(ctx, state, row, declaration, out, at >= 0 && state.ledger[at]!.source === 'window' ? at : undefined);
+  return out;
+}
+
+/**
+ * The calls this request's window shows answered (windowCalls) that have no ledger row yet: each
+ * becomes a row read from the window, judged by the same write-seam checks as a span's. Only calls
+ * this conversation saw chosen, or that this turn made (after the window's last user message): an
+ * earlier turn's call seen first here belongs to a turn whose trace is not known.
+ */
+function recordWindowReads(ctx: SeamContext, state: ConversationState, req: LlmRequest, out: SeamOutcome): void {
+  for (const c of windowCalls(req.input)) {
+    const chosen = state.chosen.get(c.callId);
+    if (!chosen && !c.thisTurn) continue;
+    const toolName = c.toolName ?? chosen?.toolName;
+    if (toolName === undefined) continue;
+    if (rowOfCall(state.ledger, { callId: c.callId, toolName, arguments: c.arguments }) >= 0) continue;
+    const ex = windowExecution(req, c, toolName);
+    const declaration = ctx.declarationOf(req.tenant, toolName);
+    judgeRow(ctx, state, ledgerRowOf(withSoleArgument(ex, chosen), declaration, chosen?.request, undefined, 'window'), declaration, out);
+  }
+}
+
+/** The write-seam checks of one ledger row, then the row into the ledger (at `replacing`, a window row of the same call). */
+function judgeRow(ctx: SeamContext, state: ConversationState, row: LedgerRow, declaration: EffectiveDeclaration | undefined, out: SeamOutcome, replacing?: number): void {
   // Earlier producer results matter only for an empty result: only then are they gathered (and
   // only the declared producers' results turned into text).
   const resultEmpty = row.reading.emptiness === 'undeclared-empty' || row.reading.emptiness === 'declared-absent';
@@ -220,8 +296,17 @@ export function checkExecution(ctx: SeamContext, state: ConversationState, ex: T
   const columns = resultColumns({ row, declaration, quotedValueChars: ctx.limits.quotedValueChars });
   out.findings.push(...lookup.findings, ...columns.findings);
   out.tallies.push(lookup.tally, columns.tally);
-  ctx.conversations.recordRead(state, row);
-  return out;
+  if (replacing !== undefined) {
+    const before = state.ledger[replacing]!;
+    // The call is counted once: what its window row was judged with is taken back.
+    for (const t of windowRowTallies.get(before) ?? []) out.tallies.push(negated(t));
+    ctx.conversations.replaceRead(state, replacing, row);
+    out.ledger.push({ traceId: before.traceId, source: before.source, rows: -1 }, { traceId: row.traceId, source: row.source, rows: 1 });
+    return;
+  }
+  if (!ctx.conversations.recordRead(state, row)) return;
+  if (row.source === 'window') windowRowTallies.set(row, [lookup.tally, columns.tally]);
+  out.ledger.push({ traceId: row.traceId, source: row.source, rows: 1 });
 }
 
 /** The final answer of a turn: answer-seam checks, then its standing, on the answering chat span. */
@@ -314,11 +399,13 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
   }
 
   const claims = unsupportedClaims({ span: req.span, answerText, claims: declarations.claims, rows: state.ledger, quotedValueChars: limits.quotedValueChars });
-  // A refusal is judged only for tools someone declared something about (declared, never inferred),
-  // and only for reads: declared readOnly, or named as a producer in some argumentsFrom.
+  // A refusal is judged only for tools someone declared (or inference inferred) something about,
+  // or named as a producer in some argumentsFrom; and a refused call counts as a read unless its
+  // tool is known to be a write (`readOnly: false`, declared or inferred): a refusal establishes
+  // nothing, whether or not anyone said the tool only reads.
   const declarationOf = (name: string) => ctx.declarationOf(req.tenant, name);
   const turnDeclarations = [...Object.values(declarations.tools), ...turnRows.map((r) => declarationOf(r.toolName))];
-  const isRead = readToolTest(declarationOf, turnDeclarations);
+  const isRead = (tool: string) => declarationOf(tool)?.readOnly !== false;
   const producers = new Set(turnDeclarations.flatMap((d) => producersOf(d?.argumentsFrom)));
   const declaredRows = turnRows.filter((r) => declarationOf(r.toolName) !== undefined || producers.has(r.toolName));
   const refusal = refusalAssertsAbsence({ span: req.span, answerText, rows: declaredRows, quotedValueChars: limits.quotedValueChars, isRead });
@@ -333,7 +420,11 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
   const armed = turnTallies.some((t) => t.checked > 0 || t.unreachable > 0);
   if (!armed) return;
   const checksRan = new Set(turnTallies.filter((t) => t.checked > 0).map((t) => t.check)).size;
-  const standing = answerStanding({ rows: declaredRows, answerFindings, checksRan, quote: q, isRead });
+  // Every call of the turn counts, whatever was declared: the rows, and the calls its window shows
+  // with no row (neither their span nor a window held their result).
+  const unrecorded = unrecordedCalls(req, state.ledger);
+  const statesFacts = turnRows.length === 0 && unrecorded.length === 0 && answerStatesFacts(answerText, frame.served.filter((s) => s.source === 'system' || s.source === 'user').map((s) => s.text));
+  const standing = answerStanding({ rows: turnRows, answerFindings, checksRan, quote: q, isRead, unrecorded, statesFacts });
   out.events.push({
     name: EVENT_ANSWER_STANDING,
     timeUnixNano: req.endTimeUnixNano,
@@ -365,6 +456,21 @@ function derivedEvents(derived: readonly DerivedUse[], timeUnixNano: bigint, ctx
       [ATTR_DERIVATION]: fitBytes(`${d.formula}; from ${d.from}`, ctx.limits.maxWrittenAttributeBytes),
     },
   }));
+}
+
+/** The calls this turn made (after the answer window's last user message) that no ledger row records. */
+function unrecordedCalls(req: LlmRequest, ledger: readonly LedgerRow[]): UnrecordedCall[] {
+  const out: UnrecordedCall[] = [];
+  const input = req.input;
+  for (let i = lastUserIndex(input) + 1; i < input.length; i++) {
+    for (const p of input[i]!.parts) {
+      // A call without an id cannot be paired with its result: never called unrecorded.
+      if (p.type !== 'tool-call' || p.id === undefined || p.id === '') continue;
+      if (rowOfCall(ledger, { callId: p.id, toolName: p.name, arguments: p.arguments }) >= 0) continue;
+      out.push({ toolName: p.name, callId: p.id, arguments: p.arguments });
+    }
+  }
+  return out;
 }
 
 /** A call's argument values, lower-cased (string and number leaves), for "a write touched it". */

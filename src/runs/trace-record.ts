@@ -30,6 +30,10 @@ export class TraceRecord {
   tallies: number[] | undefined = undefined;
   /** Unreachable reasons of those tallies, [pair, reason, count] each, in the order first counted. */
   reasons: (number | string)[] | undefined = undefined;
+  /** The turn's ledger rows read from execute_tool spans (the disposition says where its rows came from). */
+  ledgerFromSpans = 0;
+  /** The turn's ledger rows read from the request windows (no execute_tool span recorded the call). */
+  ledgerFromWindows = 0;
 }
 
 const TALLY_WIDTH = 5;
@@ -70,9 +74,10 @@ function sharedReason(reason: string): string {
 /**
  * One record without its parts, counted by FootprintCore per record held: the record (8 fields),
  * its BoundedMap entry and time, its map slot, its trace-id key and the ids it holds (turn span,
- * conversation). 306 bytes measured.
+ * conversation). 306 bytes measured; the two ledger counts added since (small integers, in-object)
+ * are two more slots.
  */
-export const TRACE_RECORD_BYTES = 304;
+export const TRACE_RECORD_BYTES = 320;
 /** A JS array's own cost: the object and its element store's header. */
 const ARRAY_BYTES = 48;
 /** One element: arrays here are allocated at their exact length (concat, never push). */

@@ -81,6 +81,12 @@ export interface ServiceConfig {
   embedded: { runs: number; print: boolean };
   /** Base URL people reach this service at: when set, finding events get footprint.explain.url. */
   publicUrl: string | null;
+  /**
+   * Explain links with auth on (src/explain/link.ts): the HMAC secret (FOOTPRINT_LINK_SECRET; null:
+   * derived from the auth tokens), how long a link in footprint.explain.url stays valid, and how
+   * long a browser sign-in lasts.
+   */
+  explainLinks: { secret: string | null; ttlMinutes: number; sessionHours: number };
   /** Conversation state: `memory` (default) or a shared store every instance reads and writes. */
   state: StateSetting;
 }
@@ -121,6 +127,7 @@ export function defaultServiceConfig(): ServiceConfig {
     limits: { ...DEFAULT_SERVICE_LIMITS },
     embedded: { runs: 100, print: true },
     publicUrl: null,
+    explainLinks: { secret: null, ttlMinutes: 60, sessionHours: 12 },
     state: { kind: 'memory' },
   };
 }
@@ -189,6 +196,7 @@ export const ConfigFileSchema = z.strictObject({
   limits: LimitsFile.optional(),
   embedded: z.strictObject({ runs: posInt.optional(), print: z.boolean().optional() }).optional(),
   publicUrl: httpUrl.optional(),
+  explainLinks: z.strictObject({ secret: z.string().min(16).optional(), ttlMinutes: posInt.max(7 * 24 * 60).optional(), sessionHours: posInt.max(24 * 30).optional() }).optional(),
   state: z.string().min(1).optional(),
 });
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
@@ -201,6 +209,7 @@ const KEYS_AT: Record<string, readonly string[]> = {
   auth: ['token', 'tokenFile', 'tokens', 'required'],
   'auth.tokens': ['token', 'tokenFile', 'tenants'],
   embedded: ['runs', 'print'],
+  explainLinks: ['secret', 'ttlMinutes', 'sessionHours'],
 };
 
 /** Turns zod issues into one line each, naming the key (and the nearest valid one for a typo). */
@@ -402,6 +411,13 @@ export function loadServiceConfig(sources: ConfigSources = {}): ConfigResult {
     if (/^https?:\/\/[^\s]+$/.test(publicUrl)) c.publicUrl = publicUrl.replace(/\/+$/, '');
     else errors.push(`${N.ENV_PUBLIC_URL}: "${publicUrl.slice(0, 80)}" must be an http:// or https:// URL`);
   }
+  const linkSecret = env[N.ENV_LINK_SECRET] || f.explainLinks?.secret;
+  if (linkSecret !== undefined) {
+    if (linkSecret.length >= 16) c.explainLinks.secret = linkSecret;
+    else errors.push(`${N.ENV_LINK_SECRET}: the link secret must be at least 16 characters`);
+  }
+  if (f.explainLinks?.ttlMinutes) c.explainLinks.ttlMinutes = f.explainLinks.ttlMinutes;
+  if (f.explainLinks?.sessionHours) c.explainLinks.sessionHours = f.explainLinks.sessionHours;
 
   const state = sources.overrides?.state ?? env[N.ENV_STATE] ?? f.state;
   if (state !== undefined) {

@@ -16,7 +16,7 @@ import { GrpcReceiver } from './grpc-receiver.js';
 import { HttpReceiver, type HttpReceiverDeps } from './http-receiver.js';
 import { ServiceMetrics } from './metrics.js';
 import { Pipeline, type CoreLike, type LogFn } from './pipeline.js';
-import { ExplainStore, explainingCore, handleExplain } from './explain-routes.js';
+import { ExplainStore, explainingCore, explainLinkSecret, handleExplain, handleExplainUnauthed, type ExplainServiceOptions } from './explain-routes.js';
 import { bindFailureLine, startSummary } from './start-summary.js';
 import { createSharedState, type SharedState } from '../state/create.js';
 
@@ -129,6 +129,7 @@ class FootprintService implements ServiceComponent {
   private readonly rawLog: LogFn;
   private readonly core: CoreLike;
   private readonly explain: NonNullable<HttpReceiverDeps['explain']>;
+  private readonly explainUnauthed: NonNullable<HttpReceiverDeps['explainUnauthed']>;
   private readonly metrics: ServiceMetrics;
   private readonly store: FindingsStore;
   private readonly downstream: Downstream | null;
@@ -155,9 +156,20 @@ class FootprintService implements ServiceComponent {
       tenantAttribute: config.tenantAttribute,
       checks: config.checks,
     };
-    const explainOptions = { ...(declarations ? { declarations } : {}), redaction: config.redaction, tenantAttribute: config.tenantAttribute, publicUrl: config.publicUrl };
+    const linkSecret = explainLinkSecret(config.explainLinks.secret, config.auth);
+    const explainOptions: ExplainServiceOptions = {
+      ...(declarations ? { declarations } : {}),
+      redaction: config.redaction,
+      tenantAttribute: config.tenantAttribute,
+      publicUrl: config.publicUrl,
+      auth: config.auth,
+      links: linkSecret
+        ? { secret: linkSecret, ttlSeconds: config.explainLinks.ttlMinutes * 60, sessionSeconds: config.explainLinks.sessionHours * 3600, secureCookie: config.publicUrl?.startsWith('https://') === true }
+        : null,
+    };
     const explained = new ExplainStore();
     this.explain = (req, res, url, tenants) => handleExplain(req, res, url, explained, explainOptions, tenants);
+    this.explainUnauthed = (req, res, url) => handleExplainUnauthed(req, res, url, explained, explainOptions);
     const inner = settings.createCore ? settings.createCore(coreOptions) : new FootprintCore(coreOptions);
     this.core = explainingCore(inner, explained, explainOptions);
     this.metrics = new ServiceMetrics(() => this.core.stats());
@@ -183,7 +195,7 @@ class FootprintService implements ServiceComponent {
       }
       let address = '';
       if (receivers.has('otlp/http')) {
-        this.http = new HttpReceiver({ config: this.config, pipeline: this.pipeline, metrics: this.metrics, store: this.store, log: this.log, isReady: () => this.state === 'running', explain: this.explain, ...(this.shared ? { stateReady: () => this.shared!.store.ready() } : {}) });
+        this.http = new HttpReceiver({ config: this.config, pipeline: this.pipeline, metrics: this.metrics, store: this.store, log: this.log, isReady: () => this.state === 'running', explain: this.explain, explainUnauthed: this.explainUnauthed, ...(this.shared ? { stateReady: () => this.shared!.store.ready() } : {}) });
         const a: AddressInfo = await this.http.start().catch((e: unknown) => {
           throw new BindError(bindFailureLine('http', this.config.listen.host, this.config.listen.port, e), e);
         });

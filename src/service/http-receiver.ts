@@ -40,6 +40,8 @@ export interface HttpReceiverDeps {
   stateReady?: () => { ok: boolean; kind: string; detail: string };
   /** "Explain this answer" routes (src/service/explain-routes.ts), given the tenants the token may see (undefined: all); true when it answered. */
   explain?: (req: IncomingMessage, res: ServerResponse, url: URL, tenants: readonly string[] | undefined) => boolean;
+  /** The explain page's browser paths without a bearer token (signed link, sign-in, session cookie); true when it answered. */
+  explainUnauthed?: (req: IncomingMessage, res: ServerResponse, url: URL) => boolean;
 }
 
 /** One route: its method, whether it needs the token, and its handler. */
@@ -205,6 +207,7 @@ export class HttpReceiver {
       return sendStatus(res, 503, 'json', RPC.UNAVAILABLE, `every connection (limits.connections ${config.limits.connections}) is busy; retry`, true);
     }
     if ((!found || found.auth) && authOn && !authed) {
+      if (!found && this.d.explainUnauthed?.(req, res, url)) return;
       req.resume();
       res.setHeader('WWW-Authenticate', 'Bearer');
       return sendStatus(res, 401, 'json', RPC.UNAUTHENTICATED, 'missing or wrong bearer token (Authorization: Bearer <token>)', true);

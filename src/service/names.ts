@@ -64,6 +64,11 @@ export const EVAL_ATTR_EXPLANATION = 'gen_ai.evaluation.explanation';
 export const PATH_EXPLAIN_API = '/api/explain/';
 export const PATH_EXPLAIN_PAGE = '/explain/';
 export const ENV_PUBLIC_URL = 'FOOTPRINT_PUBLIC_URL';
+/** Signed explain links and browser sessions (src/explain/link.ts): the path, sign-in, cookie and secret. */
+export const PATH_EXPLAIN_LINK = '/explain/link/';
+export const PATH_EXPLAIN_LOGIN = '/explain/login';
+export const EXPLAIN_COOKIE = 'footprint_explain';
+export const ENV_LINK_SECRET = 'FOOTPRINT_LINK_SECRET';
 // Issue 10 (connections, admission, downstream configuration).
 export const M_DOWNSTREAM_MISCONFIGURED = 'footprint_downstream_misconfigured_total';
 export const M_CONNECTIONS_OPEN = 'footprint_connections_open';

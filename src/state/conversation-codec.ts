@@ -109,7 +109,8 @@ export function decodeConversation(text: string): ConversationState | undefined 
     served,
     resultTools: new Set(d.t),
     chosen: new Map(d.c.map((c) => [c[0], c.length === 5 ? { request: c[1], toolName: c[2], soleArgument: { key: c[3], value: c[4] } } : { request: c[1], toolName: c[2] }])),
-    ledger: d.l as unknown as ConversationState['ledger'],
+    // A row stored before rows said their source was read from its span.
+    ledger: (d.l as unknown as ConversationState['ledger']).map((r) => (r.source === 'span' || r.source === 'window' ? r : { ...r, source: 'span' as const })),
     bytes: Math.max(0, d.b - d.h) + served.bytes,
     incomplete: d.i,
   };

@@ -25,6 +25,7 @@ function row(callId: string, reading: ResultReading, over: Partial<LedgerRow> = 
     outcome: 'ran',
     reading,
     startTimeUnixNano: 1n,
+    source: 'span',
     ...over,
   };
 }

@@ -166,14 +166,15 @@ describe('unit: what counts as a refused read', () => {
 });
 
 describe('unit: the standing reads refusals the same way', () => {
-  it('a superseded timeout, a not-found and a non-read give no refused-read reason', () => {
+  it('a superseded timeout, a not-found and a non-read give no refused-read reason (the refused non-read is refused-write)', () => {
     const timeout = exec('backup_jobs', { machine_id: 'srv-db-04' }, 'Request timed out after 30000 ms', { status: 'error', errorMessage: 'timeout' });
     const retry = exec('backup_jobs', { machine_id: 'srv-db-04' }, [{ job: 'nightly-full', status: 'ok' }]);
     const notFound = exec('get_order', { order_id: 'A-1742' }, 'Order A-1742 not found');
     const restart = exec('restart_service', { machine_id: 'srv-db-04' }, DENIED);
     const isRead = (t: string) => t !== 'restart_service';
     const s = answerStanding({ rows: [timeout, retry, notFound, restart], answerFindings: [], checksRan: 1, isRead });
-    expect(s.reasons).toEqual(['declared-absent']);
+    // A refused call counts whatever was declared: the known write's refusal is its own reason.
+    expect(s.reasons).toEqual(['declared-absent', 'refused-write']);
     expect(s.statement).toContain(`ran, so this failure no longer counts`);
     expect(s.statement).toContain(`found nothing for "order_id A-1742", as the tool's result says ("Order A-1742 not found")`);
     // Without the retry the timeout counts.

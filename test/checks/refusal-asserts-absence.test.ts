@@ -22,6 +22,7 @@ function row(over: Partial<LedgerRow> = {}): LedgerRow {
     outcome: 'ran',
     reading: { emptiness: 'non-empty', shape: 'array', rows: 1 },
     startTimeUnixNano: 1n,
+    source: 'span',
     ...over,
   };
 }

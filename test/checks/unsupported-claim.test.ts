@@ -21,6 +21,7 @@ function described(callId: string, facts: DescribedFact[], start: bigint, reques
     outcome: 'ran',
     reading: { emptiness: 'non-empty', shape: 'described', facts, provenance: { source: 'backup API', measuredAt: '2025-11-30T02:10:00Z' } },
     startTimeUnixNano: start,
+    source: 'span',
   };
 }
 

@@ -38,8 +38,9 @@ type Section = (typeof SECTIONS)[number];
 type Signal = 'traces' | 'metrics' | 'logs';
 
 /** Component types these configs may use, and the signals each accepts (as receiver/processor/exporter). */
+// Jaeger v2 is an OpenTelemetry Collector too: docker/jaeger/config.yaml uses its components.
 const KNOWN: Record<Section, Record<string, readonly Signal[]>> = {
-  receivers: { otlp: ['traces', 'metrics', 'logs'] },
+  receivers: { otlp: ['traces', 'metrics', 'logs'], jaeger: ['traces'], zipkin: ['traces'] },
   processors: { memory_limiter: ['traces', 'metrics', 'logs'], batch: ['traces', 'metrics', 'logs'], deltatocumulative: ['metrics'] },
   exporters: {
     otlp: ['traces', 'metrics', 'logs'],
@@ -47,10 +48,11 @@ const KNOWN: Record<Section, Record<string, readonly Signal[]>> = {
     loadbalancing: ['traces', 'metrics', 'logs'],
     prometheus: ['metrics'],
     debug: ['traces', 'metrics', 'logs'],
+    jaeger_storage_exporter: ['traces'],
   },
   // count: consumes traces/logs/metrics (as an exporter), produces metrics (as a receiver).
   connectors: { count: ['traces', 'metrics', 'logs'] },
-  extensions: { health_check: [] },
+  extensions: { health_check: [], healthcheckv2: [], jaeger_storage: [], jaeger_query: [], remote_sampling: [], expvar: [] },
 };
 const CONNECTOR_OUTPUT: Record<string, readonly Signal[]> = { count: ['metrics'] };
 

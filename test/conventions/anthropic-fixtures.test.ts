@@ -111,7 +111,7 @@ describe('openinference-anthropic: what the flattened keys alone hold', () => {
 
 describe('anthropicWindowOf (hand-built bodies)', () => {
   const read = (body: unknown, bound = 100) => anthropicWindowOf(AnthropicRequestJson.parse(body), bound);
-  it('system as text blocks, text beside tool_result stays the user\'s, unknown blocks are skipped', () => {
+  it('system as text blocks, text beside tool_result stays the user\'s, is_error is kept, unknown blocks are skipped', () => {
     const w = read({
       system: [{ type: 'text', text: 'You are terse.' }],
       messages: [
@@ -124,7 +124,7 @@ describe('anthropicWindowOf (hand-built bodies)', () => {
       { role: 'system', parts: [{ type: 'text', text: 'You are terse.' }] },
       { role: 'user', parts: [{ type: 'text', text: 'what is this' }] },
       { role: 'assistant', parts: [{ type: 'text', text: 'Looking.' }, { type: 'tool-call', id: 't1', name: 'lookup', arguments: { q: 'x' } }] },
-      { role: 'tool', parts: [{ type: 'tool-result', id: 't1', result: '403 Forbidden' }] },
+      { role: 'tool', parts: [{ type: 'tool-result', id: 't1', result: '403 Forbidden', isError: true }] },
       { role: 'user', parts: [{ type: 'text', text: 'and then?' }] },
     ]);
   });

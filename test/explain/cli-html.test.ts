@@ -17,8 +17,11 @@ describe('check --html', () => {
     const html = readFileSync(out, 'utf8');
     expect(html).toContain(`<code>${DEMO_TURN_1}</code>`);
     expect(html).toContain(`<code>${DEMO_TURN_2}</code>`);
-    expect(html).toContain('Explain these answers · 2 traces');
-    expect(html).toContain('href="#t1-span-aa0b0c50ac8db839"');
+    expect(html).toContain('Explain these answers · 2 turns');
+    // Turn 2 (the bad one) first; its backtrack link lands in its own folded windows.
+    expect(html.indexOf('id="t2-turn"')).toBeLessThan(html.indexOf('id="t1-turn"'));
+    expect(html).toContain('href="#t2-span-aa0b0c50ac8db839"');
+    expect(html).toContain('id="t2-span-aa0b0c50ac8db839"');
   });
   it('redaction reaches the page', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'fp-html-')), 'report.html');

@@ -65,3 +65,11 @@ export function hostileDemo(): { record: ExplainRecord; declarations: Declaratio
   const result = core.process({ spans, logs: doc.logs });
   return { record: { traceId: DEMO_TURN_2, spans: annotatedSpans(spans, result), logs: doc.logs }, declarations, traceId: DEMO_TURN_2 };
 }
+
+/**
+ * What jaeger-ui does with a link pattern's url (utils/stringSupplant · encodedStringSupplant): each
+ * #{key} replaced by encodeURIComponent of the span event's field of that name.
+ */
+export function jaegerUrl(template: string, fields: Record<string, unknown>): string {
+  return template.replace(/#\{([^{}]*)\}/g, (_, name: string) => (fields[name] == null ? '' : encodeURIComponent(String(fields[name]))));
+}

@@ -8,6 +8,9 @@ import { explainTrace } from '../../src/explain/explain.js';
 import { renderPage, pageCsp } from '../../src/explain/html.js';
 import { escapeHtml, shownText, safeId } from '../../src/explain/escape.js';
 import { DEMO_TURN_1, HOSTILE, demoDeclarations, demoRecord, hostileDemo } from './helpers.js';
+import { threeTurns } from './conversation.js';
+import { FootprintCore } from '../../src/runs/footprint.js';
+import { annotatedSpans } from '../../src/explain/annotate.js';
 
 const page = renderPage([explainTrace(demoRecord(), { declarations: demoDeclarations() })]);
 const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
@@ -31,15 +34,37 @@ describe('the demo page', () => {
     expect(pageCsp()).toContain("default-src 'none'");
     expect(page).toContain(`content="${escapeHtml(pageCsp())}"`);
   });
-  it('has the account rows as written, with their vouchers', () => {
-    const t = text(page);
-    expect(t).toContain('You asked');
-    expect(t).toContain('\u201CWhat\'s the backup status of that machine?\u201D'.replace(/[\u201C\u201D]/g, '')); // <q> adds the quotes
-    expect(t).toContain('It called backup_status (call call_bt_003).library');
+  it('opens with the verdict and one plain sentence, then the rows as written, each with where it comes from in words', () => {
+    const t = text(page.slice(page.indexOf('<main>')));
+    const top = t.indexOf('Probably wrong');
+    expect(top).toBeGreaterThan(0);
+    expect(t.slice(top)).toMatch(/^Probably wrongThis turn · backup-triage\s*The reply That machine has no backup record\. is probably wrong: the backup status call found nothing for db-primary-full, which is only part of nightly-db-primary-full that backup jobs returned, and the cut-off value may be why\./);
+    expect(t.indexOf('Probably wrong')).toBeLessThan(t.indexOf('You asked'));
+    expect(t).toContain("What's the backup status of that machine?as asked"); // <q> adds the quotes
+    expect(t).toContain('It answeredThat machine has no backup record.as answered');
+    expect(t).toContain('It used backup_status.from the record');
     expect(t).toContain('backup_status returned an empty result without saying what it searched.');
-    expect(t).toContain('Not sure: empty-undeclared.');
-    expect(t).toContain('1 finding on this turn: see Anything wrong.');
+    expect(t).toContain('Besides, it cannot be confirmed: a lookup came back empty without saying what it searched.');
+    expect(t).not.toContain('empty-undeclared.');
     expect(page).toContain('data-template="found.empty-undeclared@1"');
+    // The vouchers are explained where they appear.
+    expect(t).toContain('Where each line comes from: from the record footprint-otel read it from the recorded trace;');
+  });
+  it('lists what is likely wrong in plain words, problems before places to look, each anchored for the trace viewer\'s link', () => {
+    const items = [...page.matchAll(/<li id="finding-([0-9a-f]+)" tabindex="-1">(.*?)<\/li>/g)];
+    expect(items).toHaveLength(2);
+    expect(text(items[0]![2]!)).toMatch(/^ProblemThe backup status call used db-primary-full as the machine id/);
+    expect(text(items[1]![2]!)).toMatch(/^Worth a lookThe backup status call found nothing for db-primary-full/);
+  });
+  it('folds the engineer detail (windows, ledger, findings as written, checks) into a <details>', () => {
+    const open = page.indexOf('<details class="engineer"');
+    expect(open).toBeGreaterThan(page.indexOf('<dl class="rows">'));
+    const folded = page.slice(open, page.indexOf('</details>', open));
+    for (const id of ['windows', 'ledger', 'findings', 'disposition']) expect(folded).toContain(`<section id="${id}"`);
+    expect(text(folded)).toContain("unsupported-argument at choice — value db-primary-full on span 72a396a7302dd225'backup_status' was called with machine_id");
+    expect(text(folded)).toContain('dangling-reference could not run: tool definitions were not recorded.');
+    // Not in the part a support lead reads first.
+    expect(text(page.slice(0, open))).not.toMatch(/unsupported-argument|call_bt_003|72a396a7302dd225/);
   });
   it('highlights the value where it was chosen, written, absent and last served, linking back to an existing section', () => {
     expect(page).toMatch(/<mark class="chosen"[^>]*><bdi>db-primary-full<\/bdi><\/mark>/);
@@ -73,11 +98,11 @@ describe('hostile telemetry', () => {
   const e = explainTrace(record, { declarations });
   const html = renderPage([e]);
   it('reaches the page (so the test means something)', () => {
-    expect(e.account.rows[0]!.sentences[0]!.text).toContain('<script>');
+    expect(e.turns[0]!.rows[0]!.sentences[0]!.text).toContain('<script>');
     expect(html).toContain('&lt;script&gt;window.__pwned=1&lt;/script&gt;');
     expect(html).toContain('⟨U+202E⟩');
-    expect(e.account.turn).toContain('agent <script>');
-    expect(e.account.tenant).toContain('tenant <script>');
+    expect(e.turns[0]!.turn).toContain('agent <script>');
+    expect(e.turns[0]!.tenant).toContain('tenant <script>');
   });
   it('adds no tag, handler, script URL or raw bidi/control character of its own', () => {
     expect(html).not.toMatch(/<script|<img|<a [^>]*href="javascript/i);
@@ -89,7 +114,7 @@ describe('hostile telemetry', () => {
     expect(html).toContain('{{tool:code}}');
   });
   it('is well-nested: as many closing tags as opening ones for each element used', () => {
-    for (const tag of ['section', 'article', 'p', 'li', 'ol', 'mark', 'bdi', 'code', 'q', 'table', 'tr', 'td', 'dl', 'dd', 'dt']) {
+    for (const tag of ['section', 'article', 'p', 'li', 'ol', 'ul', 'mark', 'bdi', 'code', 'q', 'table', 'tr', 'td', 'dl', 'dd', 'dt', 'details', 'summary', 'header', 'nav', 'div']) {
       const open = html.match(new RegExp(`<${tag}[ >]`, 'g'))?.length ?? 0;
       const close = html.match(new RegExp(`</${tag}>`, 'g'))?.length ?? 0;
       expect(close, tag).toBe(open);
@@ -117,7 +142,7 @@ describe('hostile coverage words (a tool declares them; they are shown)', () => 
     const spans = doc.spans.map((d) => d.span);
     const result = new FootprintCore({ declarations: r.declarations }).process({ spans, logs: doc.logs });
     const e = explainTrace({ traceId: 'aac71d214e75325a9b00c6167291da06', spans: annotatedSpans(spans, result), logs: doc.logs }, { declarations: r.declarations });
-    const not = e.account.rows.find((x) => x.row === 'it-did-not-check')!.sentences.map((s) => s.text).join(' ');
+    const not = e.turns[0]!.rows.find((x) => x.row === 'it-did-not-check')!.sentences.map((s) => s.text).join(' ');
     expect(not).toContain('<script>window.__pwned=1</script>');
     const html = renderPage([e]);
     expect(html).toContain('did not check <q><bdi>&lt;script&gt;window.__pwned=1&lt;/script&gt;');
@@ -126,5 +151,29 @@ describe('hostile coverage words (a tool declares them; they are shown)', () => 
     expect(html).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u0000-\u0008\u000b\u000c\u000e-\u001f\u200B]/);
     // The shown map shows the words (declared coverage) as data, never as markup.
     expect(Object.values(e.shown).some((l) => 'value' in l && String(l.value).includes('<script>'))).toBe(true);
+  });
+});
+
+describe('a page of several turns', () => {
+  const c = threeTurns({ oneTrace: true });
+  const spans = c.doc.spans.map((d) => d.span);
+  const result = new FootprintCore({ declarations: c.declarations }).process({ spans, logs: c.doc.logs });
+  const html = renderPage([explainTrace({ traceId: c.traceIds[0]!, spans: annotatedSpans(spans, result), logs: c.doc.logs }, { declarations: c.declarations })]);
+  it('opens with an index: one line per turn, what was asked and the verdict, bad turns first', () => {
+    const nav = html.slice(html.indexOf('<nav class="index"'), html.indexOf('</nav>'));
+    const lines = [...nav.matchAll(/<li>(.*?)<\/li>/g)].map((m) => text(m[1]!));
+    expect(lines).toEqual([
+      'Probably wrongTurn 2How much storage does srv-db-04 use?',
+      "Probably wrongTurn 3What's the backup status of srv-db-04?",
+      'No problem foundTurn 1Which of our machines are protected by a backup plan?',
+    ]);
+    expect(text(nav)).toMatch(/^3 turns on this page, problems first/);
+  });
+  it('shows the turns in the index\'s order, each link landing on its turn, ids unique', () => {
+    const order = [...html.matchAll(/<article id="(t\d-)turn"/g)].map((m) => m[1]);
+    expect(order).toEqual(['t2-', 't3-', 't1-']);
+    const ids = [...html.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const m of html.matchAll(/href="#([^"]+)"/g)) expect(ids, m[1]).toContain(m[1]);
   });
 });

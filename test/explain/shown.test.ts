@@ -12,6 +12,7 @@ import { FootprintCore } from '../../src/runs/footprint.js';
 import type { ExplainRecord } from '../../src/explain/record.js';
 import type { Pointer } from '../../src/explain/types.js';
 import { DEMO, DEMO_TURN_1, DEMO_TURN_2, decodeFiles, demoDeclarations, demoRecord } from './helpers.js';
+import { loadDeclarationsFile } from '../../src/declarations/load.js';
 
 const CHAT = '72a396a7302dd225'; // turn 2, first request (asked)
 const ANSWER = '6f63423909175aaf';
@@ -125,8 +126,9 @@ describe('the deny list wins', () => {
     const spans = record.spans.map((s) => (s.spanId === TOOL ? { ...s, resource: { ...s.resource, 'service.name': 'another-tenant' } } : s));
     const other = setup({ ...record, spans });
     expect(other.leaf(at(TOOL, '/attributes/gen_ai.tool.name'))).toEqual({ withheld: 'foreign' });
-    // And the other tenant's read is not in this tenant's account at all.
-    expect(other.account.ledger).toEqual([]);
+    // And the other tenant's span is not in this tenant's account: the call is there only as this
+    // tenant's own model window shows it (read from the chat span, never from the foreign one).
+    expect(other.account.ledger.map((r) => r.spanId === TOOL)).toEqual([false]);
   });
 });
 
@@ -141,9 +143,9 @@ describe('bounds', () => {
     const core = new FootprintCore({ declarations: demoDeclarations() });
     const spans = doc.spans.map((d) => d.span);
     const result = core.process({ spans, logs: doc.logs });
-    const { account, shown } = explainTrace({ traceId: DEMO_TURN_2, spans: annotatedSpans(spans, result), logs: doc.logs }, { declarations: demoDeclarations() });
-    expect(account.asked).toBeDefined();
-    expect(Object.entries(shown).find(([k]) => k.endsWith(account.asked!.path))![1]).toEqual({ withheld: 'too-large' });
+    const { turns: [account], shown } = explainTrace({ traceId: DEMO_TURN_2, spans: annotatedSpans(spans, result), logs: doc.logs }, { declarations: demoDeclarations() });
+    expect(account!.asked).toBeDefined();
+    expect(Object.entries(shown).find(([k]) => k.endsWith(account!.asked!.path))![1]).toEqual({ withheld: 'too-large' });
     // One character less fits: the bound is on the serialized leaf {"value":"…"}.
     expect(JSON.stringify({ value: long }).length).toBeGreaterThan(EXPLAIN_LIMITS.maxShownLeafChars);
   });
@@ -162,8 +164,8 @@ describe('bounds', () => {
 
 describe('redaction on top', () => {
   it('hash: quoted content is shown only as its hash, in the map and in the sentence', () => {
-    const { account, shown } = explainTrace(demoRecord(DEMO_TURN_2, 'hash'), { declarations: demoDeclarations(), redaction: 'hash' });
-    const asked = Object.entries(shown).find(([k]) => k.endsWith(account.asked!.path))![1] as { value: string };
+    const { turns: [account], shown } = explainTrace(demoRecord(DEMO_TURN_2, 'hash'), { declarations: demoDeclarations(), redaction: 'hash' });
+    const asked = Object.entries(shown).find(([k]) => k.endsWith(account!.asked!.path))![1] as { value: string };
     expect(asked.value).toMatch(/^sha256:[0-9a-f]{16}$/);
     expect(JSON.stringify(account)).not.toContain('backup status of that machine');
     expect(JSON.stringify(shown)).not.toContain('backup status of that machine');
@@ -171,9 +173,33 @@ describe('redaction on top', () => {
     expect(JSON.stringify(account)).not.toContain('db-primary-full');
   });
   it('omit: quoted content is withheld', () => {
-    const { account, shown } = explainTrace(demoRecord(DEMO_TURN_2, 'omit'), { declarations: demoDeclarations(), redaction: 'omit' });
-    expect(Object.entries(shown).find(([k]) => k.endsWith(account.asked!.path))![1]).toEqual({ withheld: 'not-shown-here' });
+    const { turns: [account], shown } = explainTrace(demoRecord(DEMO_TURN_2, 'omit'), { declarations: demoDeclarations(), redaction: 'omit' });
+    expect(Object.entries(shown).find(([k]) => k.endsWith(account!.asked!.path))![1]).toEqual({ withheld: 'not-shown-here' });
     expect(JSON.stringify({ account, shown })).not.toContain('db-primary-full');
     expect(JSON.stringify({ account, shown })).not.toContain('no backup record');
+  });
+  it("a tool's declared words that hold a finding's value are redacted whole; without the values in hand, every such word is", () => {
+    const dir = join(DEMO, '..', '..', 'test', 'fixtures', 'scenarios');
+    const r = loadDeclarationsFile(join(dir, 'declarations.yaml'));
+    if (!r.ok) throw new Error(r.errors.join());
+    const doc = decodeFiles([join(dir, 'declared-absence-gaps.otlp.json')]);
+    const spans = doc.spans.map((d) => d.span);
+    const traceId = 'aac71d214e75325a9b00c6167291da06';
+    const result = new FootprintCore({ declarations: r.declarations, redaction: 'hash' }).process({ spans, logs: doc.logs });
+    const record = { traceId, spans: annotatedSpans(spans, result), logs: doc.logs };
+    const lookedFor = (e: ReturnType<typeof explainTrace>) => e.turns[0]!.rows.find((x) => x.row === 'it-found')!.sentences[0]!.text;
+    const open = explainTrace(record, { declarations: r.declarations });
+    expect(lookedFor(open)).toMatch(/looked for ".*srv-db-04.*" and found none/);
+    // The value "srv-db-04" is a finding's value: the words that hold it go whole.
+    const held = explainTrace(record, { declarations: r.declarations, redaction: 'hash', sensitive: { values: ['srv-db-04'], witnessValues: [] } });
+    expect(lookedFor(held)).toMatch(/^backup_status looked for "sha256:[0-9a-f]{16}" and found none\.$/);
+    expect(JSON.stringify(held)).not.toMatch(/srv-db-04/);
+    // Words that hold no value stay; without the values, none can be told safe.
+    const blind = explainTrace(record, { declarations: r.declarations, redaction: 'omit' });
+    expect(JSON.stringify(blind)).not.toMatch(/srv-db-04/);
+    const notChecked = blind.turns[0]!.rows.find((x) => x.row === 'it-did-not-check')!.sentences.map((x) => x.text);
+    expect(notChecked.every((t) => t.includes('"(omitted)"'))).toBe(true);
+    const kept = held.turns[0]!.rows.find((x) => x.row === 'it-did-not-check')!.sentences.map((x) => x.text);
+    expect(kept.some((t) => !t.includes('sha256:'))).toBe(true);
   });
 });

@@ -43,10 +43,10 @@ describe('template table', () => {
 describe('render', () => {
   it('fills placeholders into typed parts with their sources', () => {
     const s = render('found.rows', { tool: { value: 'list_machines', source: 'library' }, rows: { value: 2, source: 'tool:list_machines' } });
-    expect(s.text).toBe('list_machines returned 2 rows.');
-    expect(s.parts).toEqual([{ code: 'list_machines', source: 'library' }, { text: ' returned 2 rows.' }]);
-    expect(s.template).toEqual({ id: 'found.rows', version: 1 });
-    expect(render('found.rows', { tool: { value: 't', source: 'library' }, rows: { value: 1, source: 'library' } }).text).toBe('t returned 1 row.');
+    expect(s.text).toBe('list_machines returned 2 results.');
+    expect(s.parts).toEqual([{ code: 'list_machines', source: 'library' }, { text: ' returned 2 results.' }]);
+    expect(s.template).toEqual({ id: 'found.rows', version: 2 });
+    expect(render('found.rows', { tool: { value: 't', source: 'library' }, rows: { value: 1, source: 'library' } }).text).toBe('t returned 1 result.');
   });
   it('is non-recursive: a value that holds {{x}} prints {{x}}', () => {
     const s = render('asked.message', { message: { value: 'say {{tool:code}} and {{plural:rows|a|b}}', source: 'person' } });

@@ -3,7 +3,7 @@
 // with witnesses dropped whole (and counted) rather than cut, redaction reaching every quoted
 // occurrence, and an id that is stable for the same defect in the same trace.
 import { describe, it, expect } from 'vitest';
-import { quoteText, redactValue, hashValue } from '../../src/findings/quote.js';
+import { quoteText, redactValue, hashValue, textRedactor } from '../../src/findings/quote.js';
 import { findingId, findingIdentity, findingToEvent, fitBytes } from '../../src/findings/events.js';
 import { dispositionEvent, dispositionRows, dispositionSentence } from '../../src/findings/disposition.js';
 import { CHECK_CATALOG } from '../../src/checks/catalog.js';
@@ -122,5 +122,37 @@ describe('unit: the disposition event', () => {
       { check: 'c', seam: 'write' as const, checked: 0, findings: 0, notApplicable: 4, unreachable: 0, unreachableReasons: {} },
     ];
     expect(dispositionSentence(rows, 5)).toBe('1 check ran on 5 LLM requests; 1 could not run everywhere: r1; 1 could not run: r2; 1 check had nothing declared or applicable (c).');
+  });
+});
+
+describe('textRedactor: a string that holds a redacted value is redacted whole', () => {
+  const r = textRedactor(['db-07'], 'hash', 80, ['nightly-db-07', '2026-12-04', 'refused']);
+  const h = (s: string) => hashValue(s);
+  it('the token around a value, never only the matched part; the hash of a known value is its own', () => {
+    expect(r.text('called with machine_id = "db-07", which is only part of "nightly-db-07".')).toBe(`called with machine_id = "${h('db-07')}", which is only part of "${h('nightly-db-07')}".`);
+    expect(r.text('the job nightly-db-07, then db-07.')).toBe(`the job ${h('nightly-db-07')}, then ${h('db-07')}.`);
+    // Case and compatibility forms are the same value.
+    expect(r.text('machine DB-07 is down')).toBe(`machine ${h('DB-07')} is down`);
+  });
+  it('every double-quoted segment is data and goes whole; a marker stays', () => {
+    expect(r.text('the user asked for "last month" and "sha256:0123456789abcdef"')).toBe(`the user asked for "${h('last month')}" and "sha256:0123456789abcdef"`);
+  });
+  it('a witness value is looked for in text only when it looks like data; parts with digits on their own', () => {
+    expect(r.text('computed from 2026-12-04 (system prompt); the read was refused')).toBe(`computed from ${h('2026-12-04')} (system prompt); the read was refused`);
+  });
+  it('a value shorter than 4 characters only as a whole token', () => {
+    const s = textRedactor(['42'], 'omit', 80);
+    expect(s.text('request 142 returned 42 rows')).toBe('request 142 returned (omitted) rows');
+  });
+  it('predicates: a place name stays, one holding a value or not a name goes whole', () => {
+    expect(r.predicate('args.machine_id')).toBe('args.machine_id');
+    expect(r.predicate('db-07')).toBe(h('db-07'));
+    expect(r.predicate('1234')).toBe(h('1234'));
+  });
+  it('quote redacts nothing, and a finding without a value quotes only declarations', () => {
+    const q = textRedactor(['db-07'], 'quote', 80);
+    expect(q.text('x "db-07"')).toBe('x "db-07"');
+    expect(q.value('a\u202Eb')).toBe('ab');
+    expect(textRedactor([], 'hash', 80, ['list_machines']).text("results of 'list_machines'")).toBe("results of 'list_machines'");
   });
 });

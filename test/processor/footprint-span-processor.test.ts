@@ -7,7 +7,8 @@ import { FootprintSpanProcessor, type CoreLike } from '../../src/processor/footp
 import { PendingLogs } from '../../src/processor/log-buffer.js';
 import type { ProcessInput, ProcessResult } from '../../src/runs/footprint.js';
 import { spanKey } from '../../src/model/telemetry.js';
-import { ATTR_FINDINGS_COUNT, ATTR_FINDING_KIND, CARRIER_SPAN_NAME, EVENT_FINDING } from '../../src/findings/names.js';
+import { ATTR_EXPLAIN_LINK, ATTR_EXPLAIN_URL, ATTR_FINDING_ID, ATTR_FINDINGS_COUNT, ATTR_FINDING_KIND, CARRIER_SPAN_NAME, EVENT_FINDING } from '../../src/findings/names.js';
+import { verifyLink } from '../../src/explain/link.js';
 import { assertPassedThrough, makePipeline, type Pipeline } from './harness.js';
 
 const empty = (): ProcessResult => ({ annotations: new Map(), carriers: [], findings: [], diagnostics: [] });
@@ -27,7 +28,7 @@ class FakeCore implements CoreLike {
     for (const s of input.spans) {
       if (s.name.startsWith('chat')) {
         r.annotations.set(spanKey(s), {
-          events: [{ name: EVENT_FINDING, timeUnixNano: s.endTimeUnixNano, attributes: { [ATTR_FINDING_KIND]: 'unsupported-argument' } }],
+          events: [{ name: EVENT_FINDING, timeUnixNano: s.endTimeUnixNano, attributes: { [ATTR_FINDING_KIND]: 'unsupported-argument', [ATTR_FINDING_ID]: 'f'.repeat(32) } }],
           attributes: { [ATTR_FINDINGS_COUNT]: 1 },
         });
       }
@@ -58,6 +59,35 @@ function agentTurn(p: Pipeline): void {
   tool.end();
   turn.end();
 }
+
+describe('FootprintSpanProcessor: explain links', () => {
+  it('with explain.publicUrl, each finding event links its page; with a link secret, a signed link for the span\'s tenant', () => {
+    const secret = 'processor-link-secret-0123';
+    pipe = makePipeline({ core: new FakeCore(), explain: { publicUrl: 'https://fp.example.com/', linkSecret: secret, linkTtlMinutes: 30 } });
+    agentTurn(pipe);
+    const chat = pipe.next.received.find((x) => x.name.startsWith('chat'))!;
+    const event = chat.events.find((e) => e.name === EVENT_FINDING)!;
+    const token = String(event.attributes![ATTR_EXPLAIN_LINK]);
+    expect(event.attributes![ATTR_EXPLAIN_URL]).toBe(`https://fp.example.com/explain/link/${token}#finding-${'f'.repeat(32)}`);
+    const v = verifyLink(secret, token, Math.floor(Date.now() / 1000));
+    expect(v).toMatchObject({ ok: true, traceId: chat.spanContext().traceId, tenant: 'backup-triage-agent' });
+    expect((v as { expiresAt: number }).expiresAt - Date.now() / 1000).toBeLessThanOrEqual(30 * 60);
+  });
+  it('without a secret the plain page URL; without explain nothing; a bad URL is refused with a warning', async () => {
+    pipe = makePipeline({ core: new FakeCore(), explain: { publicUrl: 'http://fp:4318' } });
+    agentTurn(pipe);
+    const attrs = pipe.next.received.find((x) => x.name.startsWith('chat'))!.events[0]!.attributes!;
+    expect(String(attrs[ATTR_EXPLAIN_URL])).toMatch(/^http:\/\/fp:4318\/explain\/[0-9a-f]{32}\?tenant=backup-triage-agent#finding-f{32}$/);
+    expect(attrs[ATTR_EXPLAIN_LINK]).toBeUndefined();
+    await pipe.shutdown();
+    const warn = vi.spyOn(diag, 'warn').mockImplementation(() => undefined);
+    pipe = makePipeline({ core: new FakeCore(), explain: { publicUrl: 'javascript:alert(1)' } });
+    agentTurn(pipe);
+    expect(pipe.next.received.find((x) => x.name.startsWith('chat'))!.events[0]!.attributes![ATTR_EXPLAIN_URL]).toBeUndefined();
+    expect(warn.mock.calls.some((c) => String(c[0]).includes('explain.publicUrl'))).toBe(true);
+    warn.mockRestore();
+  });
+});
 
 describe('FootprintSpanProcessor', () => {
   it('passes every span to next once, in order; annotates the one the core names, as a view', () => {
@@ -222,6 +252,37 @@ describe('FootprintSpanProcessor', () => {
     tracer.startSpan('POST /other', { kind: SpanKind.SERVER }).end();
     expect(core.inputs.map((i) => i.spans[0]!.name)).toEqual(['chat m', 'POST /ask']);
     assertPassedThrough(pipe);
+  });
+
+  it('with no invoke_agent span (OpenLLMetry or OpenInference alone), the real core puts the disposition on the root when it ends alone, later', () => {
+    pipe = makePipeline({ declarations: { tools: { list_machines: { readOnly: true } } } });
+    const tracer = pipe.provider.getTracer('http');
+    const chatAttrs = (output: string) => ({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.request.model': 'gpt-4o-mini',
+      'gen_ai.input.messages': JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'Which machines does acme have?' }] }]),
+      'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: output }], finish_reason: 'stop' }]),
+    });
+    const turn = (name: string, parent?: ReturnType<typeof trace.setSpanContext>) => {
+      const root = tracer.startSpan(name, { kind: SpanKind.SERVER }, parent);
+      const ctx = trace.setSpan(parent ?? context.active(), root);
+      tracer.startSpan('chat gpt-4o-mini', { kind: SpanKind.CLIENT, attributes: chatAttrs('I will look that up.') }, ctx).end();
+      tracer.startSpan('render', {}, ctx).end();
+      root.end();
+      return root;
+    };
+    turn('POST /ask');
+    // An incoming traceparent: the local root has a remote parent.
+    const remote = trace.setSpanContext(context.active(), { traceId: 'c'.repeat(32), spanId: 'd'.repeat(16), traceFlags: 1, isRemote: true });
+    turn('POST /ask-remote', remote);
+    assertPassedThrough(pipe);
+    for (const name of ['POST /ask', 'POST /ask-remote']) {
+      const root = pipe.next.received.find((x) => x.name === name)!;
+      const d = root.events.filter((e) => e.name === 'footprint.disposition');
+      expect(d, `${name} carries the turn's disposition`).toHaveLength(1);
+      expect(String(d[0]!.attributes?.['footprint.disposition.summary'])).toMatch(/ran on 1 LLM request/);
+      expect(pipe.next.received.filter((x) => x.spanContext().traceId === root.spanContext().traceId && x !== root).flatMap((x) => x.events.filter((e) => e.name === 'footprint.disposition'))).toEqual([]);
+    }
   });
 
   it('refuses a declarations file that does not validate, at construction', () => {

@@ -90,5 +90,17 @@ export function liveLangChainSuite(stack: LangChainStack): void {
       const p = await run('backup-triage');
       stack.recorded(p);
     });
+
+    it('no invoke_agent span: each trace with an LLM span gets one disposition, on its root (which ends last, alone)', async () => {
+      const p = await run('backup-triage');
+      const traces = new Set(stack.llm(p.next.received).map((s) => s.spanContext().traceId));
+      expect(p.next.received.filter((s) => s.name.startsWith('invoke_agent'))).toEqual([]);
+      for (const traceId of traces) {
+        const spans = p.next.received.filter((s) => s.spanContext().traceId === traceId);
+        const withDisposition = spans.filter((s) => s.events.some((e) => e.name === 'footprint.disposition'));
+        expect(withDisposition.map((s) => s.name)).toEqual(spans.filter((s) => s.parentSpanContext === undefined).map((s) => s.name));
+        expect(withDisposition).toHaveLength(1);
+      }
+    });
   });
 }

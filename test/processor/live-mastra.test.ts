@@ -164,4 +164,14 @@ describe('live: @mastra/core 0.24.9 + @mastra/otel-exporter 0.3.3 (AI tracing)',
     assertPassedThrough(p);
     assertNoFindings(p.next.received);
   });
+
+  it('each turn (one trace) gets one disposition, on the span that ends it, though nothing in it is read', async () => {
+    const p = await run('backup-triage');
+    const ai = p.next.received.filter((s) => s.instrumentationScope.name === '@mastra/otel');
+    for (const traceId of new Set(ai.map((s) => s.spanContext().traceId))) {
+      const d = p.next.received.filter((s) => s.spanContext().traceId === traceId && s.events.some((e) => e.name === 'footprint.disposition'));
+      expect(d, `trace ${traceId}`).toHaveLength(1);
+      expect(String(d[0]!.events.find((e) => e.name === 'footprint.disposition')!.attributes?.['footprint.disposition.summary'])).toContain(MASTRA_0X_NOT_READ);
+    }
+  });
 });

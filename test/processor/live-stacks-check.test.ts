@@ -21,11 +21,13 @@ interface Stack {
   backupTriage?: unknown[][];
   /** Whether the refused-read pair was recorded. */
   refused?: boolean;
+  /** Whether the LLM span's window keeps a tool_result's `is_error` (the request body as sent). */
+  windowKeepsIsError?: boolean;
 }
 
 export const RECORDED_STACKS: Stack[] = [
   { library: 'traceloop-anthropic', toolDefinitions: false, appToolSpans: true },
-  { library: 'openinference-anthropic', toolDefinitions: true, appToolSpans: true },
+  { library: 'openinference-anthropic', toolDefinitions: true, appToolSpans: true, windowKeepsIsError: true },
   { library: 'vercel-ai-anthropic', toolDefinitions: true, appToolSpans: false },
   {
     library: 'openinference-langchain',
@@ -95,14 +97,16 @@ describe('check over the recorded stacks', () => {
       expect(check(stack.library, 'refused-read-admitted').findings).toEqual([]);
     });
     if (stack.appToolSpans)
-      it(`${stack.library} refused-read without the app's execute_tool spans: the instrumentation alone cannot say the read failed`, () => {
-      // Neither instrumentation keeps a tool_result's is_error, and the error text states no
-      // refusal by itself: with the app's tool spans gone, nothing records the failure.
+      it(`${stack.library} refused-read without the app's execute_tool spans: ${stack.windowKeepsIsError ? "the window's is_error says the read failed (its row is read from the window)" : 'the instrumentation alone cannot say the read failed'}`, () => {
+      // The error text states no refusal by itself: with the app's tool spans gone, only a window
+      // that keeps the tool_result's is_error records the failure (OpenInference keeps the request
+      // body; Traceloop's GenAI parts drop the flag).
       const doc = JSON.parse(readFileSync(join(FIXTURES_DIR, stack.library, 'refused-read.otlp.json'), 'utf8')) as { resourceSpans: { scopeSpans: { spans: { name: string }[] }[] }[] };
       for (const rs of doc.resourceSpans) for (const ss of rs.scopeSpans) ss.spans = ss.spans.filter((sp) => !sp.name.startsWith('execute_tool '));
       const file = join(mkdtempSync(join(tmpdir(), 'fp-stacks-')), 'no-tools.otlp.json');
       writeFileSync(file, JSON.stringify(doc));
-      expect(check(stack.library, 'refused-read', file).findings).toEqual([]);
+      const found = check(stack.library, 'refused-read', file).findings.map((f) => [f.kind, f.toolName, f.toolCallId]);
+      expect(found).toEqual(stack.windowKeepsIsError ? [['refusal-asserts-absence', 'backup_jobs', 'call_rr_003']] : []);
       });
   }
 });

@@ -90,6 +90,15 @@ describe('/api/findings is held to the token\'s tenants', () => {
     expect((await get(`/api/explain/${traces.b}?tenant=tenant-b`, A)).status).toBe(404);
     expect((await get(`/api/explain/${traces.b}`, ALL)).status).toBe(200);
   });
+
+  it("a browser signed in with a tenant's token sees that tenant's pages only", async () => {
+    const signIn = await fetch(`${svc.address}/explain/login`, { method: 'POST', redirect: 'manual', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `token=${A}&next=/explain/${traces.a}` });
+    expect(signIn.status).toBe(303);
+    const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
+    const page = (id: string) => fetch(`${svc.address}/explain/${id}`, { headers: { Cookie: cookie } });
+    expect((await page(traces.a)).status).toBe(200);
+    expect((await page(traces.b)).status).toBe(404);
+  });
 });
 
 describe('auth.tokens in the config file', () => {

@@ -42,6 +42,7 @@ function fullState(): Required<ConversationState> {
         outcome: 'ran',
         reading: { emptiness: 'non-empty', rows: 1, shape: 'array', objectRows: [{ job: 'nightly-db-primary-full' }] },
         startTimeUnixNano: 1_764_000_000_123_456_789n,
+        source: 'span',
       },
       {
         span: { traceId: 'c'.repeat(32), spanId: 'd'.repeat(16) },
@@ -53,6 +54,7 @@ function fullState(): Required<ConversationState> {
         errorMessage: 'timeout',
         reading: { emptiness: 'unknown', shape: 'none' },
         startTimeUnixNano: 1_764_000_001_000_000_000n,
+        source: 'window',
       },
     ],
     pendingChoice: {

@@ -21,7 +21,7 @@ function state(key: string, requests: number, served: [string, number][], calls:
     served: ServedHistory.of(s, servedKey),
     resultTools: new Set(['t']),
     chosen: new Map(calls.map(([id, request]) => [id, { request, toolName: 't' }])),
-    ledger: calls.map(([id, request], i) => ({ span: { traceId: 'a'.repeat(32), spanId: id.padStart(16, '0') }, traceId: 'a'.repeat(32), request, toolName: 't', callId: id, arguments: {}, result: [], outcome: 'ran' as const, reading: { emptiness: 'undeclared-empty' as const, shape: 'array' as const }, startTimeUnixNano: BigInt(request * 10 + i) })),
+    ledger: calls.map(([id, request], i) => ({ span: { traceId: 'a'.repeat(32), spanId: id.padStart(16, '0') }, traceId: 'a'.repeat(32), request, toolName: 't', callId: id, arguments: {}, result: [], outcome: 'ran' as const, reading: { emptiness: 'undeclared-empty' as const, shape: 'array' as const }, startTimeUnixNano: BigInt(request * 10 + i), source: 'span' as const })),
     bytes: 100,
     incomplete: false,
   };
