@@ -112,6 +112,8 @@ export const VALUE_SEARCH_LIMITS = Object.freeze({
   maxMemoTexts: 512,
   /** Longest served string the memo keeps (longer ones are read each time they are needed). */
   maxMemoTextChars: 64 * 1024,
+  /** Estimated bytes of typed readings a conversation's memo keeps (least recently used dropped first). */
+  maxMemoBytes: 2 * 1024 * 1024,
   /** `footprint.value.derived` events written per answer (the witnesses of values that passed as derivations). */
   maxDerivedEvents: 16,
 });

@@ -438,7 +438,7 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
 
 /** The conversation's memo of typed readings of served strings (src/values/served.ts), made on first need. */
 function valueMemoOf(state: ConversationState): ValueMemo {
-  return (state.valueMemo ??= new ValueMemo(VALUE_SEARCH_LIMITS.maxMemoTexts, VALUE_SEARCH_LIMITS.maxMemoTextChars));
+  return (state.valueMemo ??= new ValueMemo(VALUE_SEARCH_LIMITS.maxMemoTexts, VALUE_SEARCH_LIMITS.maxMemoTextChars, VALUE_SEARCH_LIMITS.maxMemoBytes));
 }
 
 /** `footprint.value.derived` events for arguments that passed as derivations of served values (their witnesses). */

@@ -2,7 +2,8 @@
 // the checks stays the fast path, and a kind is read from the served strings only when a value the
 // fast path did not ground asks for it (numbers, dates and times, phones, identifiers: one pass
 // each). Each served string's readings go through a per-conversation memo (`ValueMemo`, capped),
-// so a string is read once per conversation, not once per request or check. Later requests win
+// so a string is read once per conversation, not once per request or check (the memo keys by a
+// hash of the text and is bounded in entries and bytes). Later requests win
 // "last served", as in the evidence index. Pure apart from the memo it is handed: no I/O, no clocks.
 
 import { textLeaves } from './leaves.js';
@@ -36,34 +37,73 @@ interface Reading {
   dates?: string[];
 }
 
+/** A 53-bit identity of a text (its length and two 32-bit FNV-style hashes of every character). */
+function textKey(text: string): number {
+  let h1 = 0x811c9dc5 ^ text.length;
+  let h2 = 0x9e3779b9;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+    h2 ^= h2 >>> 15;
+  }
+  return (h1 >>> 0) * 0x200000 + (h2 >>> 11);
+}
+
+/** What one memo entry costs besides its readings, and one key or number in them (estimates). */
+const ENTRY_BYTES = 96;
+const ITEM_BYTES = 48;
+
 /**
- * A bounded memo of served strings' readings, one per conversation: at most `maxTexts` strings
- * (least recently used dropped first) and strings of at most `maxTextChars` characters (longer
- * ones are read every time, never kept).
+ * A bounded memo of served strings' readings, one per conversation, keyed by a 53-bit hash of the
+ * text (never the text itself, so the memo keeps no copy of what it read): at most `maxTexts`
+ * strings and about `maxBytes` of readings (least recently used dropped first), and strings of at
+ * most `maxTextChars` characters (longer ones are read every time, never kept).
  */
 export class ValueMemo {
-  private readonly map = new Map<string, Partial<Record<Group, Reading>>>();
+  private readonly map = new Map<number, { readings: Partial<Record<Group, Reading>>; bytes: number }>();
+  private total = 0;
   constructor(
     readonly maxTexts = 512,
     readonly maxTextChars = 64 * 1024,
+    readonly maxBytes = 2 * 1024 * 1024,
   ) {}
 
   get size(): number {
     return this.map.size;
   }
 
+  /** Estimated bytes of the readings kept. */
+  get bytes(): number {
+    return this.total;
+  }
+
   read(text: string, group: Group, reader: () => Reading): Reading {
     if (text.length > this.maxTextChars) return reader();
-    let entry = this.map.get(text);
+    const key = textKey(text);
+    let entry = this.map.get(key);
     if (entry) {
-      this.map.delete(text);
-      this.map.set(text, entry);
+      this.map.delete(key);
+      this.map.set(key, entry);
     } else {
-      entry = {};
-      this.map.set(text, entry);
-      if (this.map.size > this.maxTexts) this.map.delete(this.map.keys().next().value!);
+      entry = { readings: {}, bytes: ENTRY_BYTES };
+      this.map.set(key, entry);
+      this.total += ENTRY_BYTES;
     }
-    return (entry[group] ??= reader());
+    const hit = entry.readings[group];
+    if (hit) return hit;
+    const r = reader();
+    const cost = ITEM_BYTES * (r.keys.length + (r.numbers?.length ?? 0) + (r.dates?.length ?? 0));
+    entry.readings[group] = r;
+    entry.bytes += cost;
+    this.total += cost;
+    while ((this.map.size > this.maxTexts || this.total > this.maxBytes) && this.map.size > 1) {
+      const [oldest, e] = this.map.entries().next().value!;
+      if (oldest === key) break;
+      this.map.delete(oldest);
+      this.total -= e.bytes;
+    }
+    return r;
   }
 }
 
