@@ -109,11 +109,11 @@ export const VALUE_SEARCH_LIMITS = Object.freeze({
   /** Distinct typed keys indexed per window and kind (past it the index says truncated). */
   maxFormKeys: 200_000,
   /** Served strings whose typed readings a conversation's memo keeps (least recently used dropped first). */
-  maxMemoTexts: 512,
+  maxMemoTexts: 128,
   /** Longest served string the memo keeps (longer ones are read each time they are needed). */
   maxMemoTextChars: 64 * 1024,
   /** Estimated bytes of typed readings a conversation's memo keeps (least recently used dropped first). */
-  maxMemoBytes: 2 * 1024 * 1024,
+  maxMemoBytes: 256 * 1024,
   /** `footprint.value.derived` events written per answer (the witnesses of values that passed as derivations). */
   maxDerivedEvents: 16,
 });
