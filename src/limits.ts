@@ -104,10 +104,18 @@ export const VALUE_SEARCH_LIMITS = Object.freeze({
   maxPairOperands: 32,
   /** The first of those tried as operands of a sum, difference or product of three. */
   maxTripleOperands: 12,
-  /** Dates, times and phones read per text. */
+  /** Typed values (dates, times, phones, numerals) read per text. */
   maxFormsPerText: 2000,
-  /** Distinct canonical form keys indexed per window (past it the index says truncated). */
+  /** Distinct typed keys indexed per window and kind (past it the index says truncated). */
   maxFormKeys: 200_000,
+  /** Served strings whose typed readings a conversation's memo keeps (least recently used dropped first). */
+  maxMemoTexts: 128,
+  /** Longest served string the memo keeps (longer ones are read each time they are needed). */
+  maxMemoTextChars: 64 * 1024,
+  /** Estimated bytes of typed readings a conversation's memo keeps (least recently used dropped first). */
+  maxMemoBytes: 256 * 1024,
+  /** `footprint.value.derived` events written per answer (the witnesses of values that passed as derivations). */
+  maxDerivedEvents: 16,
 });
 
 /** Bounds of "Explain this answer" (src/explain): the shown map and the service's retention of traces to explain. */

@@ -1,13 +1,13 @@
 // The unsupported-argument findings of the newer groundings: `fragment` (a proper part of a served
-// token, naming the whole token and where it was served), `wrong-producer` (advisory: only a tool
-// other than the declared producers served it) and `derived` (advisory: a date computed from a
-// served anchor, with the arithmetic). Messages say what was seen and never call a fragment or a
-// computed date "served". Pure: no I/O, no clocks, no globals.
+// token, naming the whole token and where it was served) and `wrong-producer` (advisory: only a
+// tool other than the declared producers served it). Messages say what was seen and never call a
+// fragment "served". (A derived date passes: unsupported-argument.ts records its arithmetic.)
+// Pure: no I/O, no clocks, no globals.
 
 import { orList } from '../findings/phrases.js';
 import { producersPhrase } from './argument-sources.js';
 import { quoteText } from '../findings/quote.js';
-import { GROUNDING_DERIVED, GROUNDING_FRAGMENT, GROUNDING_WRONG_PRODUCER } from '../findings/names.js';
+import { GROUNDING_FRAGMENT, GROUNDING_WRONG_PRODUCER } from '../findings/names.js';
 import type { ToolCall } from '../model/agent.js';
 import type { Finding, Witness } from '../model/finding.js';
 import type { ServedString } from '../model/frame.js';
@@ -30,7 +30,7 @@ export interface GroundedFindingInput {
   path: string;
   value: string;
   producers: readonly string[];
-  verdict: Extract<Verdict, { grounding: 'fragment' | 'wrong-producer' | 'derived' }>;
+  verdict: Extract<Verdict, { grounding: 'fragment' | 'wrong-producer' }>;
   quotedValueChars: number;
 }
 
@@ -54,7 +54,7 @@ export function groundedFinding(input: GroundedFindingInput): Finding {
     message =
       `'${call.name}' was called with ${argName} = "${q}", which is only part of "${token}" (${where}): nothing in the window served "${q}" whole, so the model cut a value it was served. ` +
       `Call ${producersPhrase(producers, orList)} again and use a whole value it returns. ${NOTHING_BLOCKED}`;
-  } else if (verdict.grounding === 'wrong-producer') {
+  } else {
     grounding = GROUNDING_WRONG_PRODUCER;
     advisory = true;
     const where = describeServed(verdict.served);
@@ -63,16 +63,6 @@ export function groundedFinding(input: GroundedFindingInput): Finding {
     message =
       `'${call.name}' was called with ${argName} = "${q}", a value only the ${where} served in this request; its arguments are declared to come from ${producersPhrase(producers, orList)}. ` +
       `The value may well be right, but it did not come from a declared producer: a place to look, not a verdict. ${NOTHING_BLOCKED}`;
-  } else {
-    grounding = GROUNDING_DERIVED;
-    advisory = true;
-    const d = verdict.derived;
-    const where = describeServed(d.anchor.served);
-    witnesses.push({ subject: 'frame', predicate: path, value: d.anchor.date, stratum: 'served', provenance: `the anchor date, served by the ${where}` });
-    witnesses.push({ subject: 'frame', predicate: path, value: quoteText(d.phrase, input.quotedValueChars), stratum: 'served', provenance: `the user asked for "${quoteText(d.phrase, input.quotedValueChars)}": ${d.arithmetic}` });
-    message =
-      `'${call.name}' was called with ${argName} = "${q}", a date nothing served whole: the model computed it from ${d.anchor.date} (${where}) and the user's "${quoteText(d.phrase, input.quotedValueChars)}" (${d.arithmetic}). ` +
-      `A computed date is worth a look, not a verdict. ${NOTHING_BLOCKED}`;
   }
   return {
     kind: KIND,

@@ -8,10 +8,8 @@
 // - Text is NFKC-normalised, then cut into candidates: runs of `A-Za-z0-9:_-/.,%+@#$`.
 // - Edges stripped: leading `$#@+'"\`([{<:,.`, trailing `.,;:!?%'"\`)]}>`.
 // - Commas: a candidate that is a thousands-grouped number (`41,200`, `1,234,567.5`) loses its
-//   commas; any other comma separates two candidates (`srv-01,srv-02`).
-// - Decimal commas, only where unambiguous: dot-grouped thousands then a comma and 1–2 digits
-//   (`4.850,00`, `1.234,5`), or `\d+,\d{1,2}` directly beside a currency sign or code (`12,50 EUR`,
-//   `€ 1250,00`), read as one decimal number (`4850.00`, `12.50`). `1,234` stays thousands-grouped.
+//   commas; any other comma separates two candidates (`srv-01,srv-02`). Numbers in other locales'
+//   marks (`4.850,00 €`, `12 345,50`) are read as typed values (src/values/numerals.ts), not here.
 // - A decimal number drops trailing fractional zeros (`1234.50` ≡ `1234.5`, `1234.0` ≡ `1234`).
 // - Case is folded: `SRV-DB-04` ≡ `srv-db-04` (a model capitalising a host name did not invent it).
 // - Data iff it has a digit and is distinctive: a number (`-?\d+(\.\d+)?`) of ≥ 4 digits, or an
@@ -53,14 +51,6 @@ const LEADING = /^[$#@+'"`([{<:,.]+/;
 const TRAILING = /[.,;:!?%'"`)\]}>]+$/;
 const THOUSANDS = /^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
 const NUMBER = /^-?\d+(?:\.\d+)?$/;
-const DOT_GROUPED_DECIMAL_COMMA = /^-?\d{1,3}(?:\.\d{3})+,\d{1,2}$/;
-const DECIMAL_COMMA = /^-?\d+,\d{1,2}$/;
-/** A currency sign or code right before a candidate (one blank at most between them). */
-const CURRENCY_BEFORE = /(?:[€$£¥₣]|(?<![A-Za-z])(?:EUR|USD|GBP|CHF|JPY|SEK|NOK|DKK|PLN|CZK))\s?$/;
-/** A currency sign or code right after a candidate. */
-const CURRENCY_AFTER = /^\s?(?:[€$£¥₣]|(?:EUR|USD|GBP|CHF|JPY|SEK|NOK|DKK|PLN|CZK)(?![A-Za-z]))/;
-/** How far either side of a candidate the currency test looks. */
-const CURRENCY_REACH = 5;
 const RATIO = /^\d{1,2}\/\d{1,2}$/;
 const PROSE_NUMBER = /^(\d+(?:\.\d+)?)(?:-?[a-z]{1,5}|\/[a-z]+)$/i;
 const HAS_DIGIT = /\d/;
@@ -81,21 +71,6 @@ function canonicalNumber(s: string): string {
   if (!s.includes('.')) return s;
   const trimmed = s.replace(/0+$/, '');
   return trimmed.endsWith('.') ? trimmed.slice(0, -1) : trimmed;
-}
-
-/**
- * The dot-decimal form of an unambiguous decimal-comma number (`4.850,00` -> `4850.00`; `12,50`
- * -> `12.50` only `besideCurrency`), else undefined. `1,234` is never one.
- */
-export function decimalCommaNumber(s: string, besideCurrency: boolean): string | undefined {
-  if (DOT_GROUPED_DECIMAL_COMMA.test(s)) return s.replace(/\./g, '').replace(',', '.');
-  if (besideCurrency && DECIMAL_COMMA.test(s)) return s.replace(',', '.');
-  return undefined;
-}
-
-/** Whether a currency sign or code stands right before `start` or right after `end` in `text`. */
-export function besideCurrency(text: string, start: number, end: number): boolean {
-  return CURRENCY_BEFORE.test(text.slice(Math.max(0, start - CURRENCY_REACH), start)) || CURRENCY_AFTER.test(text.slice(end, end + CURRENCY_REACH));
 }
 
 function stripEdges(s: string): string {
@@ -120,14 +95,9 @@ function classify(raw: string): DataToken | undefined {
 }
 
 /** Every data token of one candidate run (a run splits on commas that are not thousands separators). */
-function tokensOfCandidate(candidate: string, emit: (t: DataToken) => boolean, currency = false): boolean {
+function tokensOfCandidate(candidate: string, emit: (t: DataToken) => boolean): boolean {
   const s = stripEdges(candidate);
   if (s === '') return true;
-  const decimal = decimalCommaNumber(s, currency || (s !== candidate && /^[$]/.test(candidate)));
-  if (decimal !== undefined) {
-    const t = classify(decimal);
-    return t ? emit({ ...t, raw: s }) : true;
-  }
   if (THOUSANDS.test(s)) {
     const t = classify(s.replace(/,/g, ''));
     if (t) return emit({ ...t, raw: s });
@@ -147,11 +117,7 @@ function tokensOfCandidate(candidate: string, emit: (t: DataToken) => boolean, c
 /** Calls `emit` for every data token of `text` in order (duplicates included); stops when it returns false. */
 export function scanDataTokens(text: string, emit: (t: DataToken) => boolean): void {
   const s = text.normalize('NFKC');
-  for (const m of s.matchAll(CANDIDATE)) {
-    const c = m[0];
-    const currency = c.includes(',') && besideCurrency(s, m.index, m.index + c.length);
-    if (!tokensOfCandidate(c, emit, currency)) return;
-  }
+  for (const m of s.matchAll(CANDIDATE)) if (!tokensOfCandidate(m[0], emit)) return;
 }
 
 /** The distinct data tokens of a text, in order of first appearance, at most `maxTokens`. */
@@ -176,8 +142,6 @@ export function extractDataTokens(text: string, maxTokens: number): TokenExtract
 export function dataTokenKey(value: string): string | undefined {
   const s = stripEdges(value.normalize('NFKC').trim());
   if (s === '' || /\s/.test(s)) return undefined;
-  const decimal = decimalCommaNumber(s, false);
-  if (decimal !== undefined) return classify(decimal)?.key;
   if (THOUSANDS.test(s)) return classify(s.replace(/,/g, ''))?.key;
   return classify(s)?.key;
 }

@@ -4,9 +4,11 @@
 // identifiers are never checked; identifier-like values must be a WHOLE served token (a proper
 // part of one is a `fragment` finding); free-text phrases pass as a case-insensitive substring;
 // phones compare by digits; a declared enum value passes; an external ground passes but is
-// recorded; a join of whole served tokens passes as `composed`; a value only a non-producer tool
-// served, and a date computed from a served anchor, are advisory (`wrong-producer`, `derived`);
-// example values of a tool description are not served. Detection only: nothing is blocked.
+// recorded; a join of whole served tokens passes as `composed`; a phone, an identifier in another
+// writing and a date in another form pass by their typed values (src/values); a date or month
+// derived from a served date and the user's or system's relative words passes as `derived`, with
+// the arithmetic as witness; a value only a non-producer tool served is advisory
+// (`wrong-producer`); example values of a tool description are not served. Detection only: nothing is blocked.
 // Tally: `checked` counts argument leaves judged, `findings` the leaves that failed (<= checked;
 // advisory findings are not failures). Pure function over plain data: no I/O, no clocks, no globals.
 
@@ -25,6 +27,7 @@ import { ANY_PRODUCER, producersOf, producersPhrase } from './argument-sources.j
 import { armedByInference } from './arming.js';
 import { sourcesInferred } from '../declarations/inferred.js';
 import { FrameGrounds } from './argument-grounding.js';
+import type { ValueMemo } from '../values/served.js';
 import { exampleClauses } from './argument-grounds.js';
 import { describeServed, groundedFinding } from './argument-findings.js';
 import {
@@ -59,6 +62,8 @@ export interface ChoiceCheckInput {
   inputCaptured: boolean;
   maxArgumentLeaves: number;
   quotedValueChars: number;
+  /** The conversation's memo of served strings' typed readings (a fresh one when not given). */
+  memo?: ValueMemo;
   /**
    * Also judge, in calls of tools nobody declared `argumentsFrom` for, the arguments the trace shows
    * are identifiers (argument-identity.ts `identifierArgumentEvidence`): any served source grounds
@@ -90,6 +95,18 @@ export interface ChoiceCheckOutcome {
   externalGroundsUsed: ExternalGroundUse[];
   /** Values that passed as `composed` (not written to spans; for reports and tests). */
   composed: ComposedUse[];
+  /** Values that passed as derivations of served values (`footprint.value.derived` events), with the arithmetic. */
+  derived: DerivedUse[];
+}
+
+/** A value that passed as a date derived from a served one and the user's or system's words. */
+export interface DerivedUse {
+  toolName: string;
+  toolCallId?: string;
+  path: string;
+  value: string;
+  formula: string;
+  from: string;
 }
 
 export type Grounding =
@@ -172,13 +189,14 @@ export function unsupportedArguments(input: ChoiceCheckInput): ChoiceCheckOutcom
   const findings: Finding[] = [];
   const externalGroundsUsed: ExternalGroundUse[] = [];
   const composed: ComposedUse[] = [];
+  const derived: DerivedUse[] = [];
   const armed = input.toolCalls.filter((c) => declaredArmed(input.declarationOf(c.name)) || input.inferIdentifiers === true);
   tally.notApplicable += input.toolCalls.length - armed.length;
-  if (armed.length === 0) return { findings, tally, externalGroundsUsed, composed };
+  if (armed.length === 0) return { findings, tally, externalGroundsUsed, composed, derived };
   if (!input.inputCaptured) {
     tally.unreachable += armed.length;
     tally.unreachableReasons[CONTENT_NOT_CAPTURED] = armed.length;
-    return { findings, tally, externalGroundsUsed, composed };
+    return { findings, tally, externalGroundsUsed, composed, derived };
   }
 
   const prepared = armed.map((call) => {
@@ -186,7 +204,7 @@ export function unsupportedArguments(input: ChoiceCheckInput): ChoiceCheckOutcom
     const schemas = schemasOf(input.frame, call.name, declaration);
     return { call, schemas, ...judgedLeaves(input, call, declaration, schemas) };
   });
-  const grounds = new FrameGrounds(input.frame, prepared.reduce((n, p) => n + p.leaves.length, 0));
+  const grounds = new FrameGrounds(input.frame, prepared.reduce((n, p) => n + p.leaves.length, 0), input.memo);
   // Lower-cased when first needed: the written strings only for a finding.
   let writtenLower: { w: Frame['written'][number]; lower: string }[] | undefined;
   const written = () => (writtenLower ??= input.frame.written.map((w) => ({ w, lower: w.text.toLowerCase() })));
@@ -220,6 +238,17 @@ export function unsupportedArguments(input: ChoiceCheckInput): ChoiceCheckOutcom
         });
         continue;
       }
+      if (verdict.grounding === 'derived') {
+        derived.push({
+          toolName: call.name,
+          ...(call.id ? { toolCallId: call.id } : {}),
+          path: leaf.path,
+          value: judged.text,
+          formula: verdict.derived.arithmetic,
+          from: `${verdict.derived.anchor.date}, served by the ${describeServed(verdict.derived.anchor.served)}`,
+        });
+        continue;
+      }
       // One finding per (tool, argument path) per request, however many calls repeat it.
       const identity = `${call.name} ${leaf.path}`;
       if (seenPaths.has(identity)) continue;
@@ -237,7 +266,7 @@ export function unsupportedArguments(input: ChoiceCheckInput): ChoiceCheckOutcom
     // An armed call with no leaf this check could judge had nothing to check.
     if (checkedLeaves === 0) tally.notApplicable++;
   }
-  return { findings, tally, externalGroundsUsed, composed };
+  return { findings, tally, externalGroundsUsed, composed, derived };
 }
 
 /** The argument's own field name: the last segment of its path that is not an index (`payment_id` of `args.payment_methods.0.payment_id`). */

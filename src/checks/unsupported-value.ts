@@ -1,33 +1,41 @@
-// Check `unsupported-value` (seam `answer`): every data token of the final answer (see
-// data-tokens.ts) must appear, token for token, in a tool result the answering request's window
-// held — or meet one in a canonical form (value-forms.ts: a US, European or written date meets the
-// served ISO date, `2:00 AM` meets `02:00`, a phone meets the same digits; grouped-values.ts: an
-// identifier in display groups meets its join), after rounding to the
-// precision the answer states or a unit factor (value-numbers.ts: `99.95%` meets 0.9995, `about
-// 41,000` meets 41,187, 1,536 MB meets 1610612736 bytes). A number no result holds but which is
-// the sum, difference, product or ratio of two or three served numbers (value-arithmetic.ts) is an
-// ADVISORY finding with grounding `derived` and the formula as its witness. Tokens the window's
-// user or system text (or, from the core, earlier turns' user messages) contains are exempt, in
-// the same forms. The model's own earlier turns and its tool-call arguments never ground a value
-// (they are not in `windowResults`; at most they classify a finding as `assistant-only`). Past a
-// bound the check says it is incomplete (an unreachable reason) instead of passing or flagging
-// what it could not see. Detection only: nothing is blocked. Tally: `checked` counts distinct
-// answer values judged, `findings` those no result held (derived ones included, advisory)
-// (<= checked), `unreachable` those that could not be judged.
+// Check `unsupported-value` (seam `answer`): every value of the final answer must be grounded in
+// what the answering request's window served. The fast path is token-exact (data-tokens.ts: the
+// answer's data tokens against a token index of the window's tool results). A value it does not
+// ground is read as a typed value (src/values: numbers and money in any CLDR locale's marks, dates,
+// months and times by chrono-node, phones by libphonenumber-js, identifiers modulo case,
+// punctuation, grouping and width) and grounded when a tool result holds the same typed value, or
+// when it is a bounded derivation of served values (src/values/derive.ts): rounded to the precision
+// it states, converted between units (js-quantities), its sign moved, the sum, difference,
+// product or ratio of two or three served numbers, a computation the model wrote out whose operands
+// are served and whose arithmetic is right, a served date shifted by a relative expression the
+// user or system wrote ("the next day", "last month"), or the argument of a call in the window
+// that the tool accepted (its result holds something and is no error). A derived value passes; its
+// derivation is returned as the witness (`derived`). Tokens the window's user or system text (or
+// earlier turns' user messages) holds are exempt, in the same typed forms. The model's own earlier
+// turns and tool-call arguments never ground a value (at most they classify a finding as
+// `assistant-only`). Past a bound the check says it is incomplete (an unreachable reason).
+// Detection only: nothing is blocked. Tally: `checked` counts distinct answer values judged,
+// `findings` those with no origin (<= checked), `unreachable` those that could not be judged.
 // Also returns the grounded tokens with the request (and turn) that last served each one, for
-// `prior-turn-evidence`. Pure function over plain data: no I/O, no clocks, no globals.
+// `prior-turn-evidence`. Pure function over plain data (and the conversation's value memo): no
+// I/O, no clocks, no globals.
 
 import { CONTENT_NOT_CAPTURED } from './catalog.js';
 import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
-import { GROUNDING_ASSISTANT_ONLY, GROUNDING_DERIVED, GROUNDING_NOWHERE } from '../findings/names.js';
+import { GROUNDING_ASSISTANT_ONLY, GROUNDING_NOWHERE } from '../findings/names.js';
 import { buildEvidenceIndex, extractDataTokens, scanDataTokens, DEFAULT_MAX_ANSWER_TOKENS, DEFAULT_MAX_INDEX_TOKENS, type DataToken } from './data-tokens.js';
-import { buildFormIndex, findValueForms, type ValueForm } from './value-forms.js';
-import { answerNumber, collectNumbers, hedgedIn, meetByRoundingOrUnit, sortNumbers, unitAfter, type ServedNumber, type SortedNumbers } from './value-numbers.js';
-import { arithmeticOperands, deriveNumber, type Derivation } from './value-arithmetic.js';
-import { groupedJoins } from './grouped-values.js';
 import { VALUE_SEARCH_LIMITS } from '../limits.js';
+import { ServedValues, ValueMemo, type ServedNumber } from '../values/served.js';
+import { readForms, readNumbers } from '../values/read.js';
+import { groupedJoins, identifierKey } from '../values/identifiers.js';
+import { numeralReadings } from '../values/numerals.js';
+import { relativeShifts, type Shift } from '../values/relative.js';
+import { arithmeticOperands, deriveDate, deriveNumber, hedgedIn, meetServed, writtenComputation, type Derivation, type StatedNumber } from '../values/derive.js';
+import { isUnit } from '../values/quantities.js';
+import { KEY, numberKey, type TypedValue } from '../values/types.js';
+import { readWordAmounts, rendersAs } from '../values/words.js';
 
 export const UNSUPPORTED_VALUE = 'unsupported-value';
 
@@ -61,13 +69,17 @@ export interface UnsupportedValueInput {
   /** The final answer text; undefined = the response was not captured. */
   answerText: string | undefined;
   windowResults: readonly WindowResult[];
-  /** User and system text of the window: data tokens they contain are exempt. */
+  /** User and system text of the window: data tokens they contain are exempt; their relative expressions shift served dates. */
   exemptTexts: readonly string[];
-  /** The model's own earlier text and tool-call arguments in the window: never ground, only classify. */
+  /** The model's own earlier text and tool-call arguments in the window: never ground, only classify (and hold written computations). */
   writtenTexts?: readonly string[];
+  /** The window's tool calls (arguments as text, with call ids): a value the tool accepted (its result in `windowResults` is no error and not empty) is grounded. */
+  windowCalls?: readonly { text: string; callId?: string; toolName?: string }[];
   /** False when the request's input messages were not recorded: nothing can be judged. */
   inputCaptured?: boolean;
   bounds: EvidenceBounds;
+  /** The conversation's memo of served strings' typed readings (a fresh one when not given). */
+  memo?: ValueMemo;
 }
 
 export interface GroundedToken {
@@ -80,38 +92,65 @@ export interface GroundedToken {
   callId?: string;
 }
 
+/** A value that passed as a derivation of served values, with the derivation as its witness. */
+export interface DerivedValue {
+  key: string;
+  raw: string;
+  /** The steps (`2787 − 207 = 2,580`; `2024-05-18 + 1 day ("next day") = 2024-05-19`). */
+  formula: string;
+  /** Where each served operand came from. */
+  from: string;
+}
+
 export interface UnsupportedValueOutcome extends CheckOutcome {
   /** Answer tokens found in a window result, with the result that last served each. */
   grounded: GroundedToken[];
   /** Answer tokens passed only because user or system text contains them. */
   exempt: string[];
+  /** Answer values that passed as derivations of served values (the witness for the page and JSON). */
+  derived: DerivedValue[];
   /** Why the judgement is incomplete (a bound was hit or content was not captured), if it is. */
   incomplete?: string;
 }
 
-/** `footprint.finding.grounding` of this check's findings; `derived` is advisory. */
-export type ValueGrounding = typeof GROUNDING_ASSISTANT_ONLY | typeof GROUNDING_NOWHERE | typeof GROUNDING_DERIVED;
+/** `footprint.finding.grounding` of this check's findings. */
+export type ValueGrounding = typeof GROUNDING_ASSISTANT_ONLY | typeof GROUNDING_NOWHERE;
 
-/** One value of the answer to judge: a data token, or a date, time or phone in a canonical form. */
+/** One value of the answer to judge: a data token, or a typed value read whole (a date, a phone, a numeral …). */
 interface AnswerValue {
+  /** The key it is reported by (a token's key; a typed value's key without its kind prefix). */
   key: string;
   raw: string;
-  /** Keys that ground it (the token's own key; a form's canonical keys). */
-  lookups: string[];
-  /** A number token (gets the rounding, unit and arithmetic search). */
-  number: boolean;
+  /** Token keys of the fast path. */
+  tokens: string[];
+  /** Typed keys (src/values). */
+  typed: string[];
+  typedValue?: TypedValue;
   /** A phone's data tokens as written: it also passes when each of them is served as is. */
   inner?: string[];
 }
 
-/** Dot-grouped digits with no comma part (`12.480`, `1.234.567`): a decimal or German thousands. */
-const DOT_GROUPED_INTEGER = /^\d{1,3}(?:\.\d{3})+$/;
+const plain = (key: string) => key.slice(key.indexOf(':') + 1);
 
-/** The answer's values: its forms, then every data token not only ever written inside one. */
-function answerValues(answer: string, tokens: readonly DataToken[], forms: readonly ValueForm[]): AnswerValue[] {
+function digitCount(s: string): number {
+  let n = 0;
+  for (const c of s) if (c >= '0' && c <= '9') n++;
+  return n;
+}
+
+/** A numeral is data when a data token is written inside it, or its reading has 4 digits, or it is a percentage with decimals and 3 (`99.5%`). */
+function numeralIsData(v: TypedValue, holdsData: boolean): boolean {
+  const r = v.numbers?.[0];
+  if (!r) return false;
+  const d = digitCount(plain(v.key));
+  return holdsData || d >= 4 || (v.unit === '%' && r.decimals > 0 && d >= 3);
+}
+
+/** The answer's values: its typed forms and numerals, then every data token not only ever written inside one. */
+function answerValues(answer: string, tokens: readonly DataToken[], forms: readonly TypedValue[]): AnswerValue[] {
   const out: AnswerValue[] = [];
   const inForms = new Map<string, number>();
-  const seenForm = new Set<string>();
+  const seen = new Set<string>();
   for (const f of forms) {
     let holdsData = false;
     const inner: string[] = [];
@@ -121,17 +160,12 @@ function answerValues(answer: string, tokens: readonly DataToken[], forms: reado
       inForms.set(t.key, (inForms.get(t.key) ?? 0) + 1);
       return true;
     });
-    // A form with no data token in it (a date with no year, `2 AM`) is not data, as before.
-    // A percentage with decimals is data by itself (`99.5%` is not `99.95%`).
-    if ((!holdsData && f.kind !== 'percent') || seenForm.has(f.key)) continue;
-    seenForm.add(f.key);
-    out.push({
-      key: f.key,
-      raw: f.raw,
-      lookups: f.kind === 'phone' ? [f.key, ...f.lookups] : f.lookups,
-      number: f.kind === 'percent',
-      ...(f.kind === 'phone' && inner.length > 0 ? { inner } : {}),
-    });
+    const data = f.kind === 'number' ? numeralIsData(f, holdsData) : f.kind === 'words' || holdsData;
+    if (!data || seen.has(f.key)) continue;
+    seen.add(f.key);
+    // The fast path looks a typed value up by its plain keys where the token index holds that form (`2026-11-28`, `02:00`, `4850`).
+    const tokenKeys = f.kind === 'number' || f.kind === 'date' || f.kind === 'time' || f.kind === 'month' ? f.keys.map(plain) : [];
+    out.push({ key: plain(f.key), raw: f.raw, tokens: tokenKeys, typed: f.keys, typedValue: f, ...(f.kind === 'phone' && inner.length > 0 ? { inner } : {}) });
   }
   const everywhere = new Map<string, number>();
   scanDataTokens(answer, (t) => {
@@ -140,10 +174,22 @@ function answerValues(answer: string, tokens: readonly DataToken[], forms: reado
   });
   for (const t of tokens) {
     if ((inForms.get(t.key) ?? 0) >= (everywhere.get(t.key) ?? 1)) continue;
-    if (seenForm.has(t.key)) continue;
-    // `12.480` is a decimal (12.48) or German thousands (12480): either reading, if served, grounds it.
-    const thousands = t.kind === 'number' && DOT_GROUPED_INTEGER.test(t.raw) ? t.raw.replace(/\./g, '') : undefined;
-    out.push({ key: t.key, raw: t.raw, lookups: thousands ? [t.key, thousands] : [t.key], number: t.kind === 'number' });
+    if (seen.has(t.key)) continue;
+    const typed: string[] = [];
+    let typedValue: TypedValue | undefined;
+    if (t.kind === 'number') {
+      // A prose number (`2048MB`): read by its number, with its glued unit.
+      const readings = numeralReadings(t.key.replace(/^-/, ''));
+      const sign = t.key.startsWith('-') ? -1 : 1;
+      const numbers = readings.map((r) => ({ ...r.reading, value: sign * r.reading.value }));
+      const glued = /\d([A-Za-z]{1,6})$/.exec(t.raw)?.[1];
+      typed.push(...numbers.map((n) => numberKey(n.value)));
+      if (numbers.length > 0) typedValue = { kind: 'number', raw: t.raw, start: 0, end: 0, keys: typed, key: typed[0]!, numbers, ...(glued && isUnit(glued) ? { unit: glued } : {}) };
+    } else {
+      const id = identifierKey(t.raw);
+      if (id) typed.push(id);
+    }
+    out.push({ key: t.key, raw: t.raw, tokens: [t.key], typed, ...(typedValue ? { typedValue } : {}) });
   }
   return out;
 }
@@ -160,61 +206,93 @@ function bump(tally: CheckTally, reason: string, n: number): void {
   tally.unreachableReasons[reason] = (tally.unreachableReasons[reason] ?? 0) + n;
 }
 
+/** A tool result that says the tool accepted its arguments: it holds something and is no error. */
+function accepted(text: string): boolean {
+  const t = text.trim();
+  if (t === '' || t === '[]' || t === '{}' || t === 'null' || t === '""') return false;
+  if (/^(?:error|exception|failed|failure)\b/i.test(t)) return false;
+  if (/^\{\s*"(?:error|errors|exception)"\s*:/.test(t)) return false;
+  if (t.length < 200 && /\b(?:not found|no such|does not exist|invalid|unknown|denied|forbidden)\b/i.test(t)) return false;
+  return true;
+}
+
 export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValueOutcome {
   const tally = emptyTally();
   const findings: Finding[] = [];
   const grounded: GroundedToken[] = [];
   const exempt: string[] = [];
+  const derived: DerivedValue[] = [];
   if (input.answerText === undefined || input.inputCaptured === false) {
     bump(tally, CONTENT_NOT_CAPTURED, 1);
-    return { findings, tally, grounded, exempt, incomplete: CONTENT_NOT_CAPTURED };
+    return { findings, tally, grounded, exempt, derived, incomplete: CONTENT_NOT_CAPTURED };
   }
   const { bounds } = input;
-  const extraction = extractDataTokens(input.answerText, bounds.maxAnswerTokens);
   const L = VALUE_SEARCH_LIMITS;
-  const forms = findValueForms(input.answerText, L.maxFormsPerText);
-  const values = answerValues(input.answerText, extraction.tokens, forms);
-  if (values.length === 0) {
-    tally.notApplicable++;
-    return { findings, tally, grounded, exempt };
-  }
-
-  // Index once per request: the window's results, its exempt text, and (for classification only) the model's own text.
+  const answer = input.answerText.normalize('NFKC');
+  const extraction = extractDataTokens(answer, bounds.maxAnswerTokens);
   const results = input.windowResults;
   const exemptSources = input.exemptTexts.map((text) => ({ text }));
+  const memo = input.memo ?? new ValueMemo();
+  const maxKeys = Math.min(L.maxFormKeys, bounds.maxIndexTokens);
+  const served = new ServedValues(results, memo, maxKeys);
+  const exemptServed = new ServedValues(exemptSources, memo, maxKeys);
+
+  // Typed forms of the answer: dates, months, times and phones, then numerals outside them, then
+  // display-grouped identifiers whose join some source holds.
+  const forms: TypedValue[] = readForms(answer, L.maxFormsPerText, false);
+  const overlaps = (a: { start: number; end: number }) => forms.some((f) => a.start < f.end && a.end > f.start);
+  for (const g of groupedJoins(answer, L.maxFormsPerText)) {
+    if (overlaps(g)) continue;
+    const key = KEY.identifier + g.key;
+    if (served.lookup(key) === undefined && exemptServed.lookup(key) === undefined) continue;
+    forms.push({ kind: 'identifier', raw: g.raw, start: g.start, end: g.end, keys: [key], key });
+  }
+  for (const n of readNumbers(answer, L.maxFormsPerText)) if (!overlaps(n)) forms.push(n);
+  // Amounts in words (`twelve thousand four hundred eighty`, `zwölftausend…`): data, as their number would be.
+  for (const w of readWordAmounts(answer, L.maxFormsPerText)) {
+    if (overlaps(w)) continue;
+    const key = `w:${w.words}`;
+    forms.push({ kind: 'words', raw: w.raw, start: w.start, end: w.end, keys: [key], key, amount: w });
+  }
+  forms.sort((a, b) => a.start - b.start);
+  const values = answerValues(answer, extraction.tokens, forms);
+  if (values.length === 0) {
+    tally.notApplicable++;
+    return { findings, tally, grounded, exempt, derived };
+  }
+
   const evidence = buildEvidenceIndex(results, bounds.maxIndexTokens);
   const exemptIndex = buildEvidenceIndex(exemptSources, bounds.maxIndexTokens);
   const writtenIndex = input.writtenTexts ? buildEvidenceIndex(input.writtenTexts.map((text) => ({ text })), bounds.maxIndexTokens) : undefined;
-  // Built only if some value needs them (most answers ground every value token for token).
-  let formIdx: ReturnType<typeof buildFormIndex> | undefined;
-  let exemptFormIdx: ReturnType<typeof buildFormIndex> | undefined;
-  const formIndex = () => (formIdx ??= buildFormIndex(results, L.maxFormKeys));
-  const exemptFormIndex = () => (exemptFormIdx ??= buildFormIndex(exemptSources, L.maxFormKeys));
-  interface Pool {
-    numbers: SortedNumbers;
-    truncated: boolean;
-  }
-  let pools: { served: Pool; exempt: Pool; operands: ServedNumber[]; one: ServedNumber | undefined } | undefined;
-  const numberPools = () => {
-    if (pools) return pools;
-    const served = collectNumbers(results, L.maxServedNumbers);
-    const exemptNumbers = collectNumbers(exemptSources, L.maxServedNumbers);
-    // Operands: the latest results first, then user and system text (positions past the results).
-    const latestFirst = results.map((r, at) => ({ text: r.text, at })).reverse();
-    const fromResults = collectNumbers(latestFirst, L.maxPairOperands * 4).numbers.map((n) => ({ ...n, at: latestFirst[n.at]!.at }));
-    const fromExempt = exemptNumbers.numbers.map((n) => ({ ...n, at: results.length + n.at }));
-    return (pools = {
-      served: { numbers: sortNumbers(served.numbers), truncated: served.truncated },
-      exempt: { numbers: sortNumbers(exemptNumbers.numbers), truncated: exemptNumbers.truncated },
-      operands: arithmeticOperands([...fromResults, ...fromExempt], L.maxPairOperands),
-      one: [...fromResults, ...fromExempt].find((n) => n.value === 1),
-    });
+
+  // Built on first need: number operands, relative expressions, accepted call arguments.
+  let operands: { list: ServedNumber[]; one: ServedNumber | undefined } | undefined;
+  const arithmetic = () => {
+    if (operands) return operands;
+    // Latest results first, then user and system text (positions past the results).
+    const fromResults = served.numbersLatestFirst(L.maxPairOperands * 4);
+    const fromExempt = exemptServed.numbers().map((n) => ({ ...n, at: results.length + n.at }));
+    const all = [...fromResults, ...fromExempt];
+    return (operands = { list: arithmeticOperands(all, L.maxPairOperands), one: all.find((n) => n.value === 1) });
+  };
+  let shifts: Shift[] | undefined;
+  const relative = () => (shifts ??= relativeShifts(input.exemptTexts, 64));
+  let acceptedArgs: { index: ReturnType<typeof buildEvidenceIndex>; typed: ServedValues; calls: { text: string; callId?: string; toolName?: string }[] } | undefined;
+  const acceptedArguments = () => {
+    if (!acceptedArgs) {
+      const byCall = new Map(results.filter((r) => r.callId).map((r) => [r.callId!, r]));
+      const calls = (input.windowCalls ?? [])
+        .filter((c) => c.callId !== undefined && byCall.has(c.callId) && accepted(byCall.get(c.callId)!.text))
+        .map((c) => ({ ...c, toolName: c.toolName ?? byCall.get(c.callId!)!.toolName }));
+      acceptedArgs = { index: buildEvidenceIndex(calls, bounds.maxIndexTokens), typed: new ServedValues(calls, memo, maxKeys), calls };
+    }
+    return acceptedArgs;
   };
 
   const incompleteReasons: string[] = [];
   const answerReason = `the answer held more than ${bounds.maxAnswerTokens} data tokens; the rest were not checked`;
   const indexReason = `the window's tool results and user or system text held more than ${bounds.maxIndexTokens} data tokens; values not found in the part indexed could not be judged`;
-  const numbersReason = `the window held more than ${L.maxServedNumbers} distinct numbers; answer numbers not found among those read could not be judged`;
+  const typedReason = `the window held more than ${maxKeys} typed values of a kind; answer values not found among those read could not be judged`;
   const searchReason = `the answer held more than ${L.maxSearchedNumbers} numbers no result held as written; the rest were not searched for rounding, units or arithmetic`;
   if (extraction.truncated) {
     bump(tally, answerReason, 1);
@@ -228,7 +306,11 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
   };
   const ground = (v: AnswerValue, at: number) => {
     tally.checked++;
-    const r = results[at]!;
+    const r = results[at];
+    if (!r) {
+      exempt.push(v.key);
+      return;
+    }
     grounded.push({
       key: v.key,
       raw: v.raw,
@@ -238,109 +320,135 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
       ...(r.callId !== undefined ? { callId: r.callId } : {}),
     });
   };
-  const lookupAll = (v: AnswerValue, index: { lookup(key: string): number | undefined }) => {
-    for (const k of v.lookups) {
+  const derive = (v: AnswerValue, formula: string, from: string, at?: number) => {
+    derived.push({ key: v.key, raw: v.raw, formula, from });
+    if (at !== undefined) ground(v, at);
+    else tally.checked++;
+  };
+  const firstToken = (keys: readonly string[], index: { lookup(key: string): number | undefined }) => {
+    for (const k of keys) {
       const at = index.lookup(k);
       if (at !== undefined) return at;
     }
     return undefined;
   };
   let searched = 0;
-  const judged = withGroupedValues(input.answerText, extraction.tokens, forms, values, (key) => {
-    const v = { lookups: [key] } as AnswerValue;
-    return lookupAll(v, evidence) ?? lookupAll(v, formIndex()) ?? lookupAll(v, exemptIndex) ?? lookupAll(v, exemptFormIndex());
-  }, L.maxFormsPerText);
 
-  for (const v of judged) {
-    const at = lookupAll(v, evidence) ?? lookupAll(v, formIndex()) ?? innerServed(v, evidence);
+  for (const v of values) {
+    // 1. Token for token (the fast path), then the same typed value.
+    const at = firstToken(v.tokens, evidence) ?? served.lookupAny(v.typed)?.at ?? innerServed(v, evidence);
     if (at !== undefined) {
       ground(v, at);
       continue;
     }
-    if (lookupAll(v, exemptIndex) !== undefined || lookupAll(v, exemptFormIndex()) !== undefined) {
+    if (firstToken(v.tokens, exemptIndex) !== undefined || exemptServed.lookupAny(v.typed) !== undefined) {
       tally.checked++;
       exempt.push(v.key);
       continue;
     }
-    let derived: Derivation | undefined;
-    if (v.number) {
+    const tv = v.typedValue;
+    // An amount in words: n2words renders some served number as these words.
+    if (tv?.amount) {
+      const amount = tv.amount;
+      const hit = served.numbers().find((n) => rendersAs(amount, n.value));
+      if (hit) {
+        ground(v, hit.at);
+        continue;
+      }
+      if (exemptServed.numbers().some((n) => rendersAs(amount, n.value))) {
+        tally.checked++;
+        exempt.push(v.key);
+        continue;
+      }
+    }
+    // 2. A bounded derivation of served values.
+    let found: { formula: string; from: string; at?: number } | undefined;
+    if (tv?.kind === 'number' && tv.numbers) {
       if (searched >= L.maxSearchedNumbers) {
         note(searchReason);
         continue;
       }
       searched++;
-      const t = answerNumber(v.raw, hedgedIn(input.answerText, v.raw));
-      if (t) {
-        const p = numberPools();
-        const unit = answerUnitOf(input.answerText, v.raw);
-        const met = meetByRoundingOrUnit(t, p.served.numbers, unit);
+      const hedged = hedgedIn(answer, v.raw);
+      for (const r of tv.numbers) {
+        const t: StatedNumber = { ...r, hedged, ...(tv.unit ? { unit: tv.unit } : {}), ...(tv.currency ? { currency: tv.currency } : {}) };
+        const met = meetServed(t, served.numbers());
         if (met) {
-          ground(v, met.number.at);
-          continue;
+          found = { formula: met.formula, from: sourcesOf(met, results, bounds.quotedValueChars), at: met.operands[0]!.at };
+          if (met.step === 'rounding') {
+            ground(v, met.operands[0]!.at);
+            found = { formula: '', from: '' };
+          }
+          break;
         }
-        if (meetByRoundingOrUnit(t, p.exempt.numbers, unit)) {
+        if (meetServed(t, exemptServed.numbers())) {
           tally.checked++;
           exempt.push(v.key);
-          continue;
+          found = { formula: '', from: '' };
+          break;
         }
-        if (p.served.truncated || p.exempt.truncated) {
-          note(numbersReason);
-          continue;
+        const d: Derivation | undefined =
+          deriveNumber(t, arithmetic().list, L, arithmetic().one) ??
+          writtenComputation(t, input.writtenTexts ?? [], (o) => servedOperand(o, served, exemptServed, results.length), L.maxPairOperands);
+        if (d) {
+          const last = d.operands.reduce((a, n) => (n.at < results.length && n.at > a ? n.at : a), -1);
+          found = { formula: d.formula, from: sourcesOf(d, results, bounds.quotedValueChars), ...(last >= 0 ? { at: last } : {}) };
+          break;
         }
-        if (!indexIncomplete) derived = deriveNumber(t, p.operands, L, p.one);
       }
+    } else if (tv && (tv.kind === 'date' || tv.kind === 'month')) {
+      const value = plain(tv.key);
+      const anchors = [...served.dates(), ...exemptServed.dates().map((d) => ({ ...d, at: results.length + d.at }))];
+      const d = relative().length > 0 ? deriveDate(value, anchors, relative(), (a) => a.at >= results.length) : undefined;
+      if (d) found = { formula: d.formula, from: d.anchor.at < results.length ? sourcesOf({ operands: [{ value: 0, text: d.anchor.date, at: d.anchor.at }] }, results, bounds.quotedValueChars) : `${d.anchor.date} (user or system text)`, ...(d.anchor.at < results.length ? { at: d.anchor.at } : {}) };
     }
-    if (indexIncomplete || formIndex().truncated || exemptFormIndex().truncated) {
+    if (found) {
+      if (found.formula !== '') derive(v, found.formula, found.from, found.at);
+      continue;
+    }
+    // 3. An argument of a call in the window that the tool accepted.
+    const acc = acceptedArguments();
+    const accAt = acc.calls.length === 0 ? undefined : (firstToken(v.tokens, acc.index) ?? acc.typed.lookupAny(v.typed)?.at);
+    if (accAt !== undefined) {
+      const call = acc.calls[accAt]!;
+      derive(v, `an argument of ${call.toolName ? `'${quoteText(call.toolName, bounds.quotedValueChars)}'` : 'a tool call'} that the tool accepted`, `call ${quoteText(call.callId ?? '', bounds.quotedValueChars)}, whose result in the window holds something and is no error`);
+      continue;
+    }
+    if (indexIncomplete) {
       bump(tally, indexReason, 1);
       if (!incompleteReasons.includes(indexReason)) incompleteReasons.push(indexReason);
       continue;
     }
-    tally.checked++;
-    tally.findings++;
-    if (derived) {
-      findings.push(derivedFinding(input, v, derived, results));
+    if (served.truncated || exemptServed.truncated) {
+      note(typedReason);
       continue;
     }
-    const grounding: ValueGrounding = writtenIndex && lookupAll(v, writtenIndex) !== undefined ? GROUNDING_ASSISTANT_ONLY : GROUNDING_NOWHERE;
+    tally.checked++;
+    tally.findings++;
+    const grounding: ValueGrounding = writtenIndex && (firstToken(v.tokens, writtenIndex) !== undefined || answerWritten(v, input.writtenTexts ?? [])) ? GROUNDING_ASSISTANT_ONLY : GROUNDING_NOWHERE;
     findings.push(buildFinding(input, v, grounding, results.length, evidence.size));
   }
-  return { findings, tally, grounded, exempt, ...(incompleteReasons.length > 0 ? { incomplete: incompleteReasons.join('; ') } : {}) };
+  return { findings, tally, grounded, exempt, derived, ...(incompleteReasons.length > 0 ? { incomplete: incompleteReasons.join('; ') } : {}) };
 }
 
-/**
- * The answer's values again with its display-grouped identifiers (`DE89 3704 0044 0532 0130 00`)
- * read whole, where some source holds the join (`held`): each such run is one value, keyed by its
- * join, and its groups are no longer judged one by one. A run whose join no source holds is left
- * to its groups. Dates and phones found first keep their text.
- */
-function withGroupedValues(
-  answer: string,
-  tokens: readonly DataToken[],
-  forms: readonly ValueForm[],
-  values: AnswerValue[],
-  held: (key: string) => number | undefined,
-  max: number,
-): AnswerValue[] {
-  const taken: ValueForm[] = [...forms];
-  const added: ValueForm[] = [];
-  for (const g of groupedJoins(answer, max)) {
-    if (taken.some((f) => g.start < f.end && g.end > f.start)) continue;
-    if (held(g.key) === undefined) continue;
-    const form: ValueForm = { kind: 'grouped', raw: g.raw, key: g.key, lookups: [g.key], start: g.start, end: g.end };
-    taken.push(form);
-    added.push(form);
+/** Whether the model's own writing holds the value as written (a date or phone in its form). */
+function answerWritten(v: AnswerValue, written: readonly string[]): boolean {
+  if (v.raw.length < 4) return false;
+  const needle = v.raw.toLowerCase();
+  return written.some((w) => w.toLowerCase().includes(needle));
+}
+
+/** A written operand (`$402`, `16005`) as a served number: the same value a result or the user served. */
+function servedOperand(operand: string, served: ServedValues, exemptServed: ServedValues, resultCount: number): ServedNumber | undefined {
+  const readings = numeralReadings(operand.replace(/^[-−]/, ''));
+  for (const r of readings) {
+    const key = numberKey(r.reading.value);
+    const at = served.lookup(key);
+    if (at !== undefined) return { value: r.reading.value, text: operand, at };
+    const ex = exemptServed.lookup(key);
+    if (ex !== undefined) return { value: r.reading.value, text: operand, at: resultCount + ex };
   }
-  if (added.length === 0) return values;
-  return answerValues(answer, tokens, [...forms, ...added].sort((a, b) => a.start - b.start));
-}
-
-/** The unit word of an answer number: glued to it (`2048MB`) or right after its first occurrence (`1,234 MWh`). */
-function answerUnitOf(answer: string, raw: string): string | undefined {
-  const glued = /\d([A-Za-z]{1,6})$/.exec(raw);
-  if (glued) return glued[1]!.toLowerCase();
-  const s = answer.normalize('NFKC');
-  const at = s.indexOf(raw);
-  return at < 0 ? undefined : unitAfter(s, at + raw.length);
+  return undefined;
 }
 
 /** A phone-shaped run whose every data token a result served as is (the last one's position), if so. */
@@ -354,41 +462,15 @@ function innerServed(v: AnswerValue, evidence: { lookup(key: string): number | u
   return at;
 }
 
-function operandSource(n: ServedNumber, results: readonly WindowResult[], cap: number): string {
-  const r = results[n.at];
-  if (!r) return `${quoteText(n.text, cap)} (user or system text)`;
-  const who = r.toolName ? `a result of ${quoteText(r.toolName, cap)}` : 'a tool result';
-  return `${quoteText(n.text, cap)} (${who}${r.callId ? `, call ${quoteText(r.callId, cap)}` : ''}, request ${r.request})`;
-}
-
-function derivedFinding(input: UnsupportedValueInput, v: AnswerValue, d: Derivation, results: readonly WindowResult[]): Finding {
-  const cap = input.bounds.quotedValueChars;
-  const q = quoteText(v.raw, cap);
-  const formula = quoteText(d.formula, Math.max(cap, 160));
-  const from = d.operands.map((n) => operandSource(n, results, cap)).join('; ');
-  const witnesses: Witness[] = [
-    { subject: 'answer final', predicate: v.key, value: q, stratum: 'chosen', provenance: 'the final answer as the model wrote it' },
-    { subject: 'frame', predicate: v.key, value: formula, stratum: 'served', provenance: `derived: computed from values the window served: ${from}` },
-    {
-      subject: 'frame',
-      predicate: v.key,
-      value: q,
-      stratum: 'absent',
-      provenance: `held as written by none of the ${results.length} tool result(s) in the answering request's window, nor by a user or system message`,
-    },
-  ];
-  return {
-    kind: UNSUPPORTED_VALUE,
-    seam: 'answer',
-    subjects: [{ kind: 'answer', id: 'final' }],
-    predicate: v.key,
-    value: v.raw,
-    message: `The answer states "${q}", which no tool result in the window holds as written, but which equals ${formula} of values the window served: it was derived, not copied, so check that this arithmetic is what the answer means. ${NOTHING_BLOCKED}`,
-    witnesses,
-    advisory: true,
-    span: input.span,
-    grounding: GROUNDING_DERIVED satisfies ValueGrounding,
-  };
+function sourcesOf(d: Pick<Derivation, 'operands'>, results: readonly WindowResult[], cap: number): string {
+  return d.operands
+    .map((n) => {
+      const r = results[n.at];
+      if (!r) return `${quoteText(n.text, cap)} (user or system text)`;
+      const who = r.toolName ? `a result of ${quoteText(r.toolName, cap)}` : 'a tool result';
+      return `${quoteText(n.text, cap)} (${who}${r.callId ? `, call ${quoteText(r.callId, cap)}` : ''}, request ${r.request})`;
+    })
+    .join('; ');
 }
 
 function buildFinding(input: UnsupportedValueInput, token: AnswerValue, grounding: ValueGrounding, resultCount: number, indexed: number): Finding {

@@ -66,6 +66,16 @@ export const SCOPE_NAME = 'footprint-otel';
 export const EVENT_EXTERNAL_GROUND_USED = 'footprint.external_ground_used';
 export const ATTR_EXTERNAL_GROUND_SOURCE = 'footprint.external_ground.source';
 
+/**
+ * Event on the answering chat span: an answer value that passed as a derivation of served values
+ * (a sum, a unit conversion, a served date shifted by the user's "the next day" …), with the steps.
+ * Carries ATTR_FINDING_KIND (the check), ATTR_FINDING_PREDICATE, ATTR_FINDING_VALUE, ATTR_FINDING_GROUNDING
+ * (`derived`) and ATTR_DERIVATION.
+ */
+export const EVENT_VALUE_DERIVED = 'footprint.value.derived';
+/** The derivation's steps and where each served operand came from. */
+export const ATTR_DERIVATION = 'footprint.derivation';
+
 /** Instrumentation scope of the spans footprint's app helpers (src/trace) write. */
 export const TRACE_HELPERS_SCOPE = 'footprint-otel/trace';
 

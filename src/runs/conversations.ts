@@ -13,6 +13,7 @@ import type { SpanRef } from '../model/telemetry.js';
 import { soleArgumentOf, type SoleArgument } from './sole-argument.js';
 import { ServedHistory, labelledLength, type ServedAddition } from './served-history.js';
 import { stringBytes } from './string-bytes.js';
+import type { ValueMemo } from '../values/served.js';
 
 export interface ConversationState {
   key: string;
@@ -41,6 +42,12 @@ export interface ConversationState {
   pendingChoice?: PendingChoice;
   bytes: number;
   incomplete: boolean;
+  /**
+   * Typed readings of the strings this conversation was served (src/values/served.ts), so each is
+   * read once per conversation; capped in entries and string length, kept in memory only (the
+   * shared-state codec drops it; a lost memo is only read again).
+   */
+  valueMemo?: ValueMemo;
 }
 
 export interface PendingChoice {

@@ -7,17 +7,18 @@ import type { CheckTally, Finding } from '../model/finding.js';
 import type { LedgerRow, LedgerSource } from '../model/ledger.js';
 import type { SpanEventData } from '../model/telemetry.js';
 import type { EffectiveDeclaration } from '../declarations/inferred.js';
-import type { Limits } from '../limits.js';
+import { VALUE_SEARCH_LIMITS, type Limits } from '../limits.js';
 import { buildFrame, resultText, type Frame } from './frame.js';
 import { servedKey, type ConversationState, type ConversationStore } from './conversations.js';
 import { ledgerRowOf } from './ledger-row.js';
 import { argumentsLost, lastUserMessage as lastUserIndex, rowOfCall, windowCallArguments, windowCalls, windowExecution } from './window-reads.js';
 import { withSoleArgument } from './sole-argument.js';
-import { unsupportedArguments, type EarlierServed, type ExternalGroundUse } from '../checks/unsupported-argument.js';
+import { unsupportedArguments, UNSUPPORTED_ARGUMENT, type DerivedUse, type EarlierServed, type ExternalGroundUse } from '../checks/unsupported-argument.js';
 import { danglingReferences } from '../checks/dangling-reference.js';
 import { emptyLookups, NO_PRODUCER_RESULT } from '../checks/empty-lookup.js';
 import { resultColumns } from '../checks/result-columns.js';
-import { unsupportedValues, type WindowResult } from '../checks/unsupported-value.js';
+import { unsupportedValues, UNSUPPORTED_VALUE, type WindowResult } from '../checks/unsupported-value.js';
+import { ValueMemo } from '../values/served.js';
 import { priorTurnEvidence, type PriorWrite } from '../checks/prior-turn-evidence.js';
 import { argumentLeaves } from '../checks/argument-leaves.js';
 import { armedByInference } from '../checks/arming.js';
@@ -45,7 +46,7 @@ import type { Redaction } from './footprint.js';
 import { redactValue } from '../findings/quote.js';
 import { negated } from './trace-record.js';
 import { fitBytes } from '../findings/events.js';
-import { ATTR_ANSWER_REASONS, ATTR_ANSWER_STANDING, ATTR_ANSWER_STATEMENT, EVENT_ANSWER_STANDING } from '../findings/names.js';
+import { ATTR_DERIVATION, ATTR_TOOL_CALL_ID, ATTR_TOOL_NAME, ATTR_FINDING_GROUNDING, ATTR_FINDING_KIND, ATTR_FINDING_PREDICATE, ATTR_FINDING_VALUE, EVENT_VALUE_DERIVED, GROUNDING_DERIVED, ATTR_ANSWER_REASONS, ATTR_ANSWER_STANDING, ATTR_ANSWER_STATEMENT, EVENT_ANSWER_STANDING } from '../findings/names.js';
 
 export interface SeamContext {
   limits: Limits;
@@ -176,9 +177,11 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
     inputCaptured: true,
     maxArgumentLeaves: limits.maxArgumentLeaves,
     quotedValueChars: limits.quotedValueChars,
+    memo: valueMemoOf(state),
     inferIdentifiers: ctx.declarations.inference !== false,
   });
   out.findings.push(...offer.findings, ...choice.findings);
+  out.events.push(...derivedEvents(choice.derived, req.endTimeUnixNano, ctx));
   out.tallies.push(offer.tally, choice.tally);
   out.externalGroundsUsed.push(...choice.externalGroundsUsed);
   checkCalls(ctx, req, frame, declarationOf, out);
@@ -297,6 +300,7 @@ function judgeLateChoice(ctx: SeamContext, state: ConversationState, tenant: str
     inputCaptured: true,
     maxArgumentLeaves: ctx.limits.maxArgumentLeaves,
     quotedValueChars: ctx.limits.quotedValueChars,
+    memo: valueMemoOf(state),
   });
   out.findings.push(...choice.findings);
   out.tallies.push(choice.tally);
@@ -425,6 +429,8 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
         ...earlierUserTexts(state),
       ],
       writtenTexts: frame.written.map((w) => w.text),
+      windowCalls: frame.written.filter((w) => w.source === 'assistant-tool-call').map((w) => ({ text: w.text, ...(w.callId ? { callId: w.callId } : {}) })),
+      memo: valueMemoOf(state),
       inputCaptured: true,
       bounds: { maxAnswerTokens: 20_000, maxIndexTokens: 200_000, quotedValueChars: limits.quotedValueChars },
     });
@@ -449,6 +455,20 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
         ? `the answer was written from a window holding ${windowResultCount} tool result${windowResultCount === 1 ? '' : 's'}`
         : `the conversation read ${state.ledger.length} tool result${state.ledger.length === 1 ? '' : 's'} before this answer`;
     answerFindings.push(...[...values.findings, ...prior.findings].map((f) => (valuesInferred ? armedByInference(f, evidence) : f)));
+    // Values that passed as derivations: their steps, on the answering span (the witness of the pass).
+    for (const d of values.derived.slice(0, VALUE_SEARCH_LIMITS.maxDerivedEvents)) {
+      out.events.push({
+        name: EVENT_VALUE_DERIVED,
+        timeUnixNano: req.endTimeUnixNano,
+        attributes: {
+          [ATTR_FINDING_KIND]: UNSUPPORTED_VALUE,
+          [ATTR_FINDING_PREDICATE]: d.key,
+          [ATTR_FINDING_VALUE]: q(d.raw, limits.quotedValueChars),
+          [ATTR_FINDING_GROUNDING]: GROUNDING_DERIVED,
+          [ATTR_DERIVATION]: fitBytes(`${d.formula}; from ${d.from}`, limits.maxWrittenAttributeBytes),
+        },
+      });
+    }
     tallies.push(values.tally, prior.tally);
   } else {
     tallies.push(notArmed('unsupported-value'), notArmed('prior-turn-evidence'));
@@ -542,6 +562,28 @@ function writeTools(ctx: SeamContext, req: LlmRequest, called: readonly string[]
     out.push({ name, armedBy, evidence: armedBy === 'inferred' ? (d.inferred?.readOnly ?? 'inferred a write') : 'declared readOnly: false' });
   }
   return out;
+}
+
+/** The conversation's memo of typed readings of served strings (src/values/served.ts), made on first need. */
+function valueMemoOf(state: ConversationState): ValueMemo {
+  return (state.valueMemo ??= new ValueMemo(VALUE_SEARCH_LIMITS.maxMemoTexts, VALUE_SEARCH_LIMITS.maxMemoTextChars, VALUE_SEARCH_LIMITS.maxMemoBytes));
+}
+
+/** `footprint.value.derived` events for arguments that passed as derivations of served values (their witnesses). */
+function derivedEvents(derived: readonly DerivedUse[], timeUnixNano: bigint, ctx: SeamContext): SpanEventData[] {
+  return derived.slice(0, VALUE_SEARCH_LIMITS.maxDerivedEvents).map((d) => ({
+    name: EVENT_VALUE_DERIVED,
+    timeUnixNano,
+    attributes: {
+      [ATTR_FINDING_KIND]: UNSUPPORTED_ARGUMENT,
+      [ATTR_TOOL_NAME]: d.toolName,
+      ...(d.toolCallId ? { [ATTR_TOOL_CALL_ID]: d.toolCallId } : {}),
+      [ATTR_FINDING_PREDICATE]: d.path,
+      [ATTR_FINDING_VALUE]: redactValue(d.value, ctx.redaction, ctx.limits.quotedValueChars),
+      [ATTR_FINDING_GROUNDING]: GROUNDING_DERIVED,
+      [ATTR_DERIVATION]: fitBytes(`${d.formula}; from ${d.from}`, ctx.limits.maxWrittenAttributeBytes),
+    },
+  }));
 }
 
 /** The calls this turn made (after the answer window's last user message) that no ledger row records. */

@@ -36,6 +36,7 @@ export const CODEC_FIELDS: Record<keyof ConversationState, 'stored' | 'derived' 
   chosen: 'stored',
   ledger: 'stored',
   pendingChoice: 'not-stored',
+  valueMemo: 'not-stored',
   bytes: 'stored',
   incomplete: 'stored',
 };

@@ -10,8 +10,10 @@ const SRC = resolve(__dirname, '../../src');
 /** What each folder may import from outside itself (paths relative to src/). */
 const ALLOWED: Record<string, readonly string[]> = {
   model: [],
+  // values/ reads typed values with field libraries only (src/values/*.ts): nothing of the project's.
+  values: [],
   // declarations/inferred.ts is a pure leaf too: what a declaration says, completed by what inference read.
-  checks: ['model/', 'findings/', 'declarations/types.ts', 'declarations/inferred.ts', 'limits.ts'],
+  checks: ['model/', 'values/', 'findings/', 'declarations/types.ts', 'declarations/inferred.ts', 'limits.ts'],
   findings: ['model/', 'declarations/types.ts', 'limits.ts'],
 };
 

@@ -132,19 +132,33 @@ describe('dates computed from a served anchor', () => {
   const today: ServedString = { source: 'system', message: 0, text: 'You are a backup triage assistant. Today is 2025-12-01.' };
   const asked = (text: string): ServedString => ({ source: 'user', message: 1, text });
 
-  it('"last 7 days" from today\'s date is an advisory derived finding with the arithmetic', () => {
+  it('"last 7 days" from today\'s date passes as derived, the arithmetic kept as the witness', () => {
     const out = run({ machine_id: 'srv-db-04', since: '2025-11-24' }, frame([today, asked('Show failed backups of srv-db-04 from the last 7 days.'), MACHINES]));
-    expect(groundings(out)).toEqual([['args.since', 'derived', true]]);
-    const f = out.findings[0]!;
-    expect(f.message).toContain('2025-12-01 − 7 day(s) = 2025-11-24');
-    expect(f.witnesses.map((w) => w.value)).toEqual(['2025-11-24', '2025-12-01', 'last 7 days']);
+    expect(out.findings).toEqual([]);
+    expect(out.derived.map((d) => [d.path, d.formula, d.from])).toEqual([['args.since', '2025-12-01 − 7 day(s) ("last 7 days") = 2025-11-24', '2025-12-01, served by the system prompt']]);
     expect(out.tally).toMatchObject({ checked: 2, findings: 0 });
   });
 
   it('"since November 3rd" and "past 2 weeks", anchored on a served timestamp', () => {
     const stamp: ServedString = { ...MACHINES, text: '{"machine_id":"srv-db-04","checked_at":"2025-12-01T06:00:00Z"}' };
-    expect(groundings(run({ from: '2025-11-03' }, frame([SYSTEM, asked('Any failures since November 3rd?'), stamp])))).toEqual([['args.from', 'derived', true]]);
-    expect(groundings(run({ from: '2025-11-17T00:00:00Z' }, frame([SYSTEM, asked('What failed in the past 2 weeks?'), stamp])))).toEqual([['args.from', 'derived', true]]);
+    const since = run({ from: '2025-11-03' }, frame([SYSTEM, asked('Any failures since November 3rd?'), stamp]));
+    expect([since.findings, since.derived.map((d) => d.value)]).toEqual([[], ['2025-11-03']]);
+    const past = run({ from: '2025-11-17T00:00:00Z' }, frame([SYSTEM, asked('What failed in the past 2 weeks?'), stamp]));
+    expect([past.findings, past.derived.map((d) => d.formula)]).toEqual([[], ['2025-12-01 − 14 day(s) ("past 2 weeks") = 2025-11-17']]);
+  });
+
+  it('"the next day" and "moving it back one day" shift a date a tool served; a date off by more is still a finding', () => {
+    const booking: ServedString = { ...MACHINES, text: '{"reservation_id":"HXDUBJ","flights":[{"flight_number":"HAT085","date":"2024-05-18"},{"flight_number":"HAT278","date":"2024-05-22"}]}' };
+    const next = run({ date: '2024-05-19' }, frame([SYSTEM, asked('I want to change my outgoing flight to a nonstop one, and shift it to the next day.'), booking]));
+    expect([next.findings, next.derived.map((d) => d.formula)]).toEqual([[], ['2024-05-18 + 1 day(s) ("next day") = 2024-05-19']]);
+    const back = run({ date: '2024-05-23' }, frame([SYSTEM, asked('Also, I want to adjust my return flight by moving it back one day.'), booking]));
+    expect(back.findings).toEqual([]);
+    expect(groundings(run({ date: '2024-05-25' }, frame([SYSTEM, asked('Also, I want to adjust my return flight by moving it back one day.'), booking])))).toEqual([['args.date', 'nowhere', false]]);
+  });
+
+  it('a date written in another form in the user\'s words is served, not derived', () => {
+    const out = run({ since: '2025-11-24' }, frame([SYSTEM, asked('Show failed backups since Nov 24, 2025.')]));
+    expect([out.findings, out.derived]).toEqual([[], []]);
   });
 
   it('with no served anchor, or no phrase of the user, the date stays nowhere', () => {
@@ -228,11 +242,14 @@ describe('wrong producer', () => {
 
 describe('dates: calendar periods', () => {
   const today: ServedString = { source: 'system', message: 0, text: 'You are a backup triage assistant. Today is 2026-11-30.' };
-  it('"this week" reads as the rolling week or the calendar week so far; "this month" as its first day', () => {
+  it('"this week" reads as the rolling week or the calendar week so far; "this month" as its first day (derived, a pass)', () => {
     const asked = (text: string): ServedString => ({ source: 'user', message: 1, text });
     // 2026-11-30 is a Monday: the calendar week starts that day, the rolling week on 11-23.
-    expect(groundings(run({ since: '2026-11-23' }, frame([today, asked('Any failed backups on srv-db-04 this week?')])))).toEqual([['args.since', 'derived', true]]);
-    expect(groundings(run({ since: '2026-11-01' }, frame([today, asked('How many runs failed this month?')])))).toEqual([['args.since', 'derived', true]]);
+    const week = run({ since: '2026-11-23' }, frame([today, asked('Any failed backups on srv-db-04 this week?')]));
+    expect([week.findings, week.derived.map((d) => d.value)]).toEqual([[], ['2026-11-23']]);
+    expect(run({ since: '2026-11-30' }, frame([today, asked('Any failed backups on srv-db-04 this week?')])).findings).toEqual([]);
+    const month = run({ since: '2026-11-01' }, frame([today, asked('How many runs failed this month?')]));
+    expect([month.findings, month.derived.map((d) => d.value)]).toEqual([[], ['2026-11-01']]);
     expect(groundings(run({ since: '2026-10-01' }, frame([today, asked('How many runs failed this month?')])))).toEqual([['args.since', 'nowhere', false]]);
   });
 });

@@ -1,14 +1,18 @@
-// Pins unsupported-value past exact tokens, on realistic answers over realistic results: dates in
-// US, European and written forms meet the served ISO date (and a wrong date in those forms is a
-// finding, quoted as written); 12-hour times meet 24-hour ones; phones compare by digits; rounding
-// to the precision the answer states (and only that), hedges; unit factors (percent, cents,
-// bytes, seconds); a number equal to the sum, difference, product or ratio of two or three served
-// numbers is an ADVISORY `derived` finding with the formula as its witness, and the search stays
-// bounded on a big window; user-text forms exempt as plain tokens do.
+// Pins unsupported-value past exact tokens, on realistic answers over realistic results, read as
+// typed values (src/values): dates in US, European and written forms meet the served ISO date (and
+// a wrong date in those forms is a finding, quoted as written); 12-hour times meet 24-hour ones;
+// phones compare as phone numbers; rounding to the precision the answer states (and only that),
+// hedges; unit conversions (percent of a ratio, cents, bytes, seconds); a number equal to the sum,
+// difference, product or ratio of two or three served numbers PASSES as derived, its formula kept
+// as the witness (`derived`), and the search stays bounded on a big window; user-text forms exempt
+// as plain tokens do.
 import { describe, it, expect } from 'vitest';
 import { unsupportedValues, type UnsupportedValueInput, type WindowResult, DEFAULT_EVIDENCE_BOUNDS } from '../../src/checks/unsupported-value.js';
-import { findValueForms } from '../../src/checks/value-forms.js';
-import { answerNumber, meetsNumber } from '../../src/checks/value-numbers.js';
+import { readForms, readNumbers } from '../../src/values/read.js';
+import { meetsNumber, type StatedNumber } from '../../src/values/derive.js';
+
+/** The first reading of a number as an answer states it. */
+const stated = (raw: string, hedged = false): StatedNumber => ({ ...readNumbers(raw, 1)[0]!.numbers![0]!, hedged });
 import { VALUE_SEARCH_LIMITS } from '../../src/limits.js';
 
 const span = { traceId: '7d3f0c9a1e2b4c5d6e7f8091a2b3c4d5', spanId: 'a1b2c3d4e5f60718' };
@@ -97,7 +101,7 @@ describe('unit: canonical forms meet the served value', () => {
   it('an ambiguous day/month meets the served date either way; an impossible one is no date', () => {
     const served: WindowResult = { ...JOBS, text: '{"restore_test":"2025-04-03"}' };
     expect(run('The restore test ran on 03/04/2025 and on 04/03/2025.', [served]).findings).toEqual([]);
-    expect(findValueForms('on 13/13/2025', 10)).toEqual([]);
+    expect(readForms('on 13/13/2025', 10, false)).toEqual([]);
   });
 
   it('a 12-hour time meets the served 24-hour time; a wrong hour does not', () => {
@@ -118,8 +122,9 @@ describe('unit: canonical forms meet the served value', () => {
 
   it('fence: numbers in a table row are not a phone; a phone whose parts are each served passes', () => {
     const table = run('vol-db-04a  1840 920 3152', [USAGE]);
-    // 1840 served; 920 is not data; 3152 = 1840 + 1312 is derived (advisory) — no phone finding.
-    expect(table.findings.map((f) => [f.value, f.grounding])).toEqual([['3152', 'derived']]);
+    // 1840 served; 920 is not data; 3152 = 1840 + 1312 passes as derived — no phone finding.
+    expect(table.findings).toEqual([]);
+    expect(table.derived.map((d) => [d.raw, d.formula])).toEqual([['3152', '1840 + 1312 = 3,152']]);
     expect(run('Escalate to 555-0199 ext 4410.', [{ ...CONTACT, text: 'desk 555-0199, ext 4410' }]).findings).toEqual([]);
   });
 
@@ -159,17 +164,17 @@ describe('unit: rounding to the stated precision and unit factors', () => {
     expect(run('orders-api served 43,800,000 requests in 30 days.', [SLA]).findings.map((f) => f.value)).toEqual(['43,800,000']);
   });
 
-  it('unit factors: bytes to MiB, seconds to hours in decimals, cents to currency', () => {
+  it('unit conversions: bytes to MB (read as MiB too), seconds, cents to currency', () => {
     // 1610612736 bytes = 1536 MiB; 52428800 bytes = 50 MiB; 5400 s = 1.5 h (not data, 2 digits).
     expect(run('The full backup was 1,536 MB and took 5,400 seconds.', [JOBS]).findings).toEqual([]);
     expect(run('INV-2025-0412 is for $12,499.00 and INV-2025-0413 for $3,840.50.', [INVOICES]).findings).toEqual([]);
     expect(run('INV-2025-0412 is for $12,499.50.', [INVOICES]).findings.map((f) => f.value)).toEqual(['12,499.50']);
   });
 
-  it('answerNumber reads the precision as written; meetsNumber never accepts a coarser rounding than stated', () => {
-    expect(answerNumber('41,200', false)).toEqual({ value: 41200, decimals: 0, trailingZeros: 2, significant: 3, hedged: false });
-    expect(answerNumber('1234.50', false)).toMatchObject({ decimals: 2, trailingZeros: 0 });
-    const t = answerNumber('41,200', false)!;
+  it('a number keeps the precision as written; meetsNumber never accepts a coarser rounding than stated', () => {
+    expect(stated('41,200')).toEqual({ value: 41200, decimals: 0, trailingZeros: 2, significant: 3, hedged: false });
+    expect(stated('1234.50')).toMatchObject({ decimals: 2, trailingZeros: 0 });
+    const t = stated('41,200');
     expect(meetsNumber(t, 41187, 'full')).toBe(true);
     expect(meetsNumber(t, 41187, 'fine')).toBe(false);
     expect(meetsNumber(t, 41260, 'full')).toBe(true); // cut to hundreds
@@ -177,48 +182,60 @@ describe('unit: rounding to the stated precision and unit factors', () => {
   });
 });
 
-describe('unit: arithmetic grounds a number as derived (advisory, formula as witness)', () => {
-  it('a total of three served amounts is derived, with the formula and where each operand was served', () => {
+describe('unit: arithmetic grounds a number as derived (a pass, the formula as witness)', () => {
+  const formulas = (out: ReturnType<typeof run>) => out.derived.map((d) => d.formula);
+
+  it('a total of three served amounts passes as derived, with the formula and where each operand was served', () => {
     // 1249900 + 384050 + 76125 = 1710075 cents.
     const out = run('acme owes 1710075 cents across INV-2025-0412, INV-2025-0413 and INV-2025-0419.', [INVOICES]);
-    expect(out.findings).toHaveLength(1);
-    const f = out.findings[0]!;
-    expect(f).toMatchObject({ kind: 'unsupported-value', predicate: '1710075', value: '1710075', grounding: 'derived', advisory: true });
-    const w = f.witnesses.find((x) => x.stratum === 'served')!;
-    expect(w.value).toBe('1249900 + 384050 + 76125 = 1,710,075');
-    expect(w.provenance).toContain("a result of list_invoices, call call_inv_001, request 5");
-    expect(f.message).toContain('equals 1249900 + 384050 + 76125 = 1,710,075');
-    expect(out.tally).toMatchObject({ findings: 1 });
+    expect(out.findings).toEqual([]);
+    expect(out.derived).toHaveLength(1);
+    const d = out.derived[0]!;
+    expect(d).toMatchObject({ key: '1710075', raw: '1710075', formula: '1249900 + 384050 + 76125 = 1,710,075' });
+    expect(d.from).toContain('a result of list_invoices, call call_inv_001, request 5');
+    expect(out.tally).toMatchObject({ findings: 0 });
+    expect(out.tally.checked).toBeGreaterThan(0);
   });
 
   it('difference, product and ratio of two served numbers', () => {
     // 1840 - 1312 = 528 GB free is not data (3 digits); 3 * 38200 = 114600; 1312 / 1840 * 100 = 71.304…%.
-    const free = run('vol-db-04a has 1840 GB with 1312 GB used, so 528 GB free.', [USAGE]);
-    expect(free.findings).toEqual([]);
-    const product = run('Across its 3 snapshots vol-db-04a peaked at 114,600 IOPS in total.', [USAGE]).findings;
-    expect(product.map((f) => [f.grounding, f.witnesses.find((x) => x.stratum === 'served')!.value])).toEqual([['derived', '3 × 38200 = 114,600']]);
-    const sum = run('Together the two come to 3,152 GB.', [USAGE]).findings;
-    expect(sum.map((f) => f.witnesses.find((x) => x.stratum === 'served')!.value)).toEqual(['1840 + 1312 = 3,152']);
-    const diff = run('41,166,748 of the 30-day requests succeeded.', [SLA]).findings;
-    expect(diff.map((f) => f.witnesses.find((x) => x.stratum === 'served')!.value)).toEqual(['41187342 − 20594 = 41,166,748']);
-    const ratio = run('vol-db-04a is 71.304% full.', [USAGE]).findings;
-    expect(ratio.map((f) => f.witnesses.find((x) => x.stratum === 'served')!.value)).toEqual(['1312 ÷ 1840 × 100 = 71.3043478261']);
+    expect(run('vol-db-04a has 1840 GB with 1312 GB used, so 528 GB free.', [USAGE]).findings).toEqual([]);
+    const product = run('Across its 3 snapshots vol-db-04a peaked at 114,600 IOPS in total.', [USAGE]);
+    expect([product.findings, formulas(product)]).toEqual([[], ['3 × 38200 = 114,600']]);
+    expect(formulas(run('Together the two come to 3,152 GB.', [USAGE]))).toEqual(['1840 + 1312 = 3,152']);
+    expect(formulas(run('41,166,748 of the 30-day requests succeeded.', [SLA]))).toEqual(['41187342 − 20594 = 41,166,748']);
+    expect(formulas(run('vol-db-04a is 71.304% full.', [USAGE]))).toEqual(['1312 ÷ 1840 × 100 = 71.3043478261']);
+  });
+
+  it('a sign moved and a computation the model wrote out are derivations too', () => {
+    const refund: WindowResult = { ...USAGE, text: '-2580.0', toolName: 'calculate', callId: 'call_calc_1' };
+    const out = run('You will receive a refund of $2580.', [refund]);
+    expect(out.findings).toEqual([]);
+    expect(formulas(out)).toEqual(['−(-2580.0) = 2,580']);
+    const prices: WindowResult = { ...USAGE, text: '{"totals":[{"r":"7WPL39","paid":402},{"r":"3EMQJ6","paid":306},{"r":"A90KR2","paid":308},{"r":"9MRJD4","paid":16005}]}' };
+    const thought = 'Total cost = $402 + $306 + $308 + $16005 = $17021';
+    const four = run('Your other upcoming flights cost $17,021 in total.', [prices], { writtenTexts: [JSON.stringify({ thought })] });
+    expect(four.findings).toEqual([]);
+    expect(formulas(four)[0]).toContain('$402 + $306 + $308 + $16005 = 17021');
+    // Wrong arithmetic in the model's own writing grounds nothing.
+    const wrong = run('Your other upcoming flights cost $17,121 in total.', [prices], { writtenTexts: ['Total = $402 + $306 + $308 + $16005 = $17121'] });
+    expect(wrong.findings.map((f) => [f.value, f.grounding])).toEqual([['17,121', 'assistant-only']]);
   });
 
   it('a served 1 is the numerator of a ratio only, never a term: 12.5% of 1 in 8 is derived, 2,185 of 2,184 is not', () => {
     const runs: WindowResult = { ...USAGE, text: '{"machine":"srv-db-04","jobs":8,"failed":1,"runs":2184}' };
-    const pct = run('1 of the 8 jobs of srv-db-04 failed (12.5%).', [runs]).findings;
-    expect(pct.map((f) => [f.value, f.grounding, f.witnesses.find((x) => x.stratum === 'served')?.value])).toEqual([['12.5%', 'derived', '1 ÷ 8 × 100 = 12.5']]);
+    const pct = run('1 of the 8 jobs of srv-db-04 failed (12.5%).', [runs]);
+    expect([pct.findings, formulas(pct)]).toEqual([[], ['1 ÷ 8 × 100 = 12.5']]);
     const offByOne = run('srv-db-04 ran 2,185 backups.', [runs]).findings;
     expect(offByOne.map((f) => [f.value, f.grounding, f.advisory])).toEqual([['2,185', 'nowhere', undefined]]);
   });
 
-  it('a number that is no formula of the window stays a plain finding, not advisory', () => {
+  it('a number that is no formula of the window stays a plain finding', () => {
     const out = run('vol-db-04a peaked at 41,200 IOPS.', [USAGE]);
     expect(out.findings.map((f) => [f.value, f.grounding, f.advisory])).toEqual([['41,200', 'nowhere', undefined]]);
   });
 
-  it('bound: a big window is searched within the operand caps, cheaply', () => {
+  it('bound: a big window is searched within the operand caps', () => {
     const rows = Array.from({ length: 1000 }, (_, i) => ({ id: `job-${i}`, bytes: 100_003 + i * 7919, files: 1_000 + i }));
     const big: WindowResult = { text: JSON.stringify(rows), toolName: 'backup_jobs', callId: 'call_big', request: 2, turnTraceId: TURN };
     const answer = Array.from({ length: 80 }, (_, i) => `${9_000_001 + i * 131}`).join(', ');

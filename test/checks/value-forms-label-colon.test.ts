@@ -1,10 +1,10 @@
-// Pins the label-colon rule of the numeric date forms (docs/checks-answer.md, canonical forms): a
+// Pins the label-colon rule of numeric dates (src/values/dates.ts, chrono-node; docs/checks-answer.md): a
 // European or US date written as a list label (`- 19.08.2026: 1.150,00 €`) is read as the date it
 // is, so it meets the served ISO date and a wrong one is still a finding quoted as written; a
-// colon followed by a digit (`30.11.2026:02:00`) still does not end a date.
+// date glued to a clock (`21.10.2026:02:00`) is read as both.
 import { describe, it, expect } from 'vitest';
 import { unsupportedValues, type WindowResult, DEFAULT_EVIDENCE_BOUNDS } from '../../src/checks/unsupported-value.js';
-import { findValueForms } from '../../src/checks/value-forms.js';
+import { readForms } from '../../src/values/read.js';
 
 const span = { traceId: '4b1c2d3e4f5061728394a5b6c7d8e9f0', spanId: '0f1e2d3c4b5a6978' };
 const SHIPMENTS: WindowResult = {
@@ -22,10 +22,10 @@ const judge = (answer: string) =>
 
 describe('numeric dates written as list labels', () => {
   it('reads a date followed by a label colon as the date', () => {
-    const forms = findValueForms('- 21.10.2026: SHP-88213\n- 04.11.2026: SHP-88240', 16);
-    expect(forms.map((f) => [f.kind, f.raw, f.lookups])).toEqual([
-      ['date', '21.10.2026', ['2026-10-21']],
-      ['date', '04.11.2026', ['2026-04-11', '2026-11-04']],
+    const forms = readForms('- 21.10.2026: SHP-88213\n- 04.11.2026: SHP-88240', 16, false);
+    expect(forms.map((f) => [f.kind, f.raw, f.keys])).toEqual([
+      ['date', '21.10.2026', ['d:2026-10-21']],
+      ['date', '04.11.2026', ['d:2026-04-11', 'd:2026-11-04']],
     ]);
   });
 
@@ -40,7 +40,10 @@ describe('numeric dates written as list labels', () => {
     expect(out.findings.map((f) => [f.predicate, f.value])).toEqual([['2026-10-22', '22.10.2026']]);
   });
 
-  it('does not end a date at a colon followed by a digit', () => {
-    expect(findValueForms('at 21.10.2026:02:00', 16).filter((f) => f.kind === 'date')).toEqual([]);
+  it('reads a date glued to a clock by a colon as the date and the time', () => {
+    expect(readForms('at 21.10.2026:02:00', 16, false).map((f) => [f.kind, f.raw, f.keys])).toEqual([
+      ['date', '21.10.2026', ['d:2026-10-21']],
+      ['time', '02:00', ['t:02:00']],
+    ]);
   });
 });

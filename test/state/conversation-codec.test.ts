@@ -1,6 +1,7 @@
 // The conversation codec: a state with every field set survives encode/decode (bigints, bytes,
 // undefined results included), the pending choice is not stored, another version or a malformed
 // snapshot decodes to undefined, and a field added to ConversationState without the codec fails.
+import { ValueMemo } from '../../src/values/served.js';
 import { describe, expect, it } from 'vitest';
 import { CODEC_FIELDS, CODEC_VERSION, decodeConversation, encodeConversation } from '../../src/state/conversation-codec.js';
 import { servedKey, type ConversationState } from '../../src/runs/conversations.js';
@@ -68,11 +69,15 @@ function fullState(): Required<ConversationState> {
     },
     bytes: 4500,
     incomplete: true,
+    valueMemo: new ValueMemo(),
   };
 }
 
 /** A state with its served history as records (the history's stores hold bytes past their use). */
-const plain = (s: Omit<ConversationState, 'pendingChoice'>) => ({ ...s, served: s.served.all() });
+const plain = (s: Omit<ConversationState, 'pendingChoice'>) => {
+  const { valueMemo: _memo, ...rest } = s;
+  return { ...rest, served: s.served.all() };
+};
 
 describe('conversation codec', () => {
   it('names every ConversationState field (a field added without the codec fails here)', () => {

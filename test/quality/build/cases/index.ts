@@ -23,6 +23,7 @@ import { HOLDOUT2_OFFER_ARGUMENT_CASES } from './holdout2-offer-arguments.js';
 import { HOLDOUT2_LEDGER_CASES } from './holdout2-ledger.js';
 import { HOLDOUT2_VALUE_CASES } from './holdout2-values.js';
 import { HOLDOUT2_CLAIM_REFUSAL_CASES } from './holdout2-claims-refusals.js';
+import { TYPED_VALUE_CASES } from './values-typed.js';
 import { REAL_PATTERN_CASES } from './real-patterns.js';
 import { ARGUMENT_SCHEMA_CASES } from './argument-schema.js';
 import { REPEATED_CALL_CASES } from './repeated-call.js';
@@ -45,6 +46,8 @@ export const ALL_CASES: CaseSpec[] = [
   ...DISPLAY_VALUE_CASES,
   ...DISPLAY_ARGUMENT_CASES,
   ...REFUSAL_ARRIVAL_CASES,
+  // Typed grounding (issue 26): re-formatted, localised and derived values, each beside a defect.
+  ...TYPED_VALUE_CASES,
   // Held-out cases (written blind, after the checks were fixed; docs/quality.md "Held-out cases").
   ...HOLDOUT_OFFER_ARGUMENT_CASES,
   ...HOLDOUT_LEDGER_CASES,

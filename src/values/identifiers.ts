@@ -1,13 +1,39 @@
-// Identifiers written in display groups: an IBAN as `DE89 3704 0044 0532 0130 00`, a SIM's ICCID
-// as `8949 0200 0012 3456 7890`. A run of groups (letters and digits) split by single blanks, all
-// but the last of one length (3–6) and the last no longer, is read as the identifier its groups
-// join to (`de89370400440532013000`, lower-cased), when the join has at least 10 characters and a
-// digit. Used by unsupported-value (an answer's grouped value meets a served joined one, and the
-// other way round) and unsupported-argument (a value the user typed in groups grounds the joined
-// argument). The joins are only ever looked up, never reported on their own: a run whose join no
-// source holds is judged group by group, as before. Must never join across anything but a single
-// blank, never read a prose word as a group, never do I/O: pure functions over strings, bounded.
+// Identifiers compared modulo case, punctuation, display grouping and width: `SRV_DB_04`,
+// `srv-db-04` and full-width `ＳＲＶ－ＤＢ－０４` have one key (`i:srvdb04`), and an IBAN printed in
+// groups (`DE89 3704 0044 0532 0130 00`) has the key of its join. A token is an identifier when it
+// mixes letters and digits and has at least 6 letters and digits: numbers, dates, versions and
+// addresses (`v7.4.2`, `10.0.0.12`) never get an identifier key (their punctuation is meaning).
+// Display groups: a run of groups of digits or capitals split by single blanks, all but the last
+// of one width (3–6) and the last no longer, whose join has 10–40 characters and a digit.
+// Must never join across anything but a single blank, never read a prose word as a group, never
+// do I/O: pure functions over strings, bounded by their callers.
 
+import { KEY } from './types.js';
+
+/** Fewest letters and digits an identifier key needs. */
+export const MIN_IDENTIFIER_ALNUM = 6;
+const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}_\-./:#]*[\p{L}\p{N}]/gu;
+const LETTER = /\p{L}/u;
+const DIGIT = /\p{N}/u;
+
+/** The identifier key of one token (NFKC), if it is one. */
+export function identifierKey(token: string): string | undefined {
+  const s = token.normalize('NFKC');
+  if (!LETTER.test(s) || !DIGIT.test(s)) return undefined;
+  const alnum = s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+  return alnum.length >= MIN_IDENTIFIER_ALNUM ? KEY.identifier + alnum : undefined;
+}
+
+/** Every identifier key of an NFKC text (tokens, and display-grouped joins), at most `max`. */
+export function identifierKeys(text: string, max: number, visit: (key: string) => boolean): void {
+  let n = 0;
+  for (const m of text.matchAll(TOKEN)) {
+    // A long run of digits (an ICCID, an account number) is keyed too: a display-grouped join may meet it.
+    const k = identifierKey(m[0]) ?? (/^\d+$/.test(m[0]) && m[0].length >= MIN_JOINED_CHARS ? KEY.identifier + m[0] : undefined);
+    if (k !== undefined && (n++ >= max || !visit(k))) return;
+  }
+  for (const g of groupedJoins(text, max)) if (n++ >= max || !visit(KEY.identifier + g.key)) return;
+}
 /** One contiguous sub-run of display groups, joined. */
 export interface GroupedJoin {
   /** The groups as written, single blanks kept (`DE89 3704 0044 0532 0130 00`). */

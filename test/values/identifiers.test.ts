@@ -1,11 +1,11 @@
-// Pins identifiers written in display groups (grouped-values.ts; docs/checks-answer.md and
+// Pins identifiers written in display groups (src/values/identifiers.ts; docs/checks-answer.md and
 // docs/checks-arguments.md): an IBAN or ICCID printed in groups meets the served joined value in
 // `unsupported-value` (and a served grouped one meets the joined answer), a joined argument is
 // grounded by the user's grouped typing in `unsupported-argument`; the fences hold — `12 34` is
 // never `1234`, prose words are never groups, a shorter group ends a run, and a run whose join no
 // source holds is judged group by group (a wrong digit is still found). Pure, realistic data.
 import { describe, it, expect } from 'vitest';
-import { groupedJoins } from '../../src/checks/grouped-values.js';
+import { groupedJoins } from '../../src/values/identifiers.js';
 import { unsupportedValues, type WindowResult, DEFAULT_EVIDENCE_BOUNDS } from '../../src/checks/unsupported-value.js';
 import { unsupportedArguments } from '../../src/checks/unsupported-argument.js';
 import type { Frame, ServedString } from '../../src/model/frame.js';

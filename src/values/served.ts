@@ -1,0 +1,252 @@
+// The typed values a window served, indexed by typed key, read lazily: the token-exact index of
+// the checks stays the fast path, and a kind is read from the served strings only when a value the
+// fast path did not ground asks for it (numbers, dates and times, phones, identifiers: one pass
+// each). Each served string's readings go through a per-conversation memo (`ValueMemo`, capped),
+// so a string is read once per conversation, not once per request or check (the memo keys by a
+// hash of the text and is bounded in entries and bytes). Later requests win
+// "last served", as in the evidence index. Pure apart from the memo it is handed: no I/O, no clocks.
+
+import { textLeaves } from './leaves.js';
+import { readForms, readNumbers } from './read.js';
+import { identifierKeys } from './identifiers.js';
+import { unitOfKey } from './quantities.js';
+import { KEY, numberKey } from './types.js';
+
+/** A number a window served, where, and the unit it was served in when one is named. */
+export interface ServedNumber {
+  value: number;
+  /** As written where it was served. */
+  text: string;
+  /** Position of its source in the caller's list. */
+  at: number;
+  unit?: string;
+}
+
+/** A date a window served (an anchor for relative expressions). */
+export interface ServedDate {
+  date: string;
+  at: number;
+}
+
+type Group = 'number' | 'date' | 'phone' | 'identifier';
+
+/** What one string holds of one group: its keys, and its numbers or dates. */
+interface Reading {
+  keys: string[];
+  numbers?: Omit<ServedNumber, 'at'>[];
+  dates?: string[];
+}
+
+/** A 53-bit identity of a text (its length and two 32-bit FNV-style hashes of every character). */
+function textKey(text: string): number {
+  let h1 = 0x811c9dc5 ^ text.length;
+  let h2 = 0x9e3779b9;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+    h2 ^= h2 >>> 15;
+  }
+  return (h1 >>> 0) * 0x200000 + (h2 >>> 11);
+}
+
+/** What one memo entry costs besides its readings, and one key or number in them (estimates). */
+const ENTRY_BYTES = 96;
+const ITEM_BYTES = 48;
+
+/**
+ * A bounded memo of served strings' readings, one per conversation, keyed by a 53-bit hash of the
+ * text (never the text itself, so the memo keeps no copy of what it read): at most `maxTexts`
+ * strings and about `maxBytes` of readings (least recently used dropped first), and strings of at
+ * most `maxTextChars` characters (longer ones are read every time, never kept).
+ */
+export class ValueMemo {
+  private readonly map = new Map<number, { readings: Partial<Record<Group, Reading>>; bytes: number }>();
+  private total = 0;
+  constructor(
+    readonly maxTexts = 512,
+    readonly maxTextChars = 64 * 1024,
+    readonly maxBytes = 2 * 1024 * 1024,
+  ) {}
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  /** Estimated bytes of the readings kept. */
+  get bytes(): number {
+    return this.total;
+  }
+
+  read(text: string, group: Group, reader: () => Reading): Reading {
+    if (text.length > this.maxTextChars) return reader();
+    const key = textKey(text);
+    let entry = this.map.get(key);
+    if (entry) {
+      this.map.delete(key);
+      this.map.set(key, entry);
+    } else {
+      entry = { readings: {}, bytes: ENTRY_BYTES };
+      this.map.set(key, entry);
+      this.total += ENTRY_BYTES;
+    }
+    const hit = entry.readings[group];
+    if (hit) return hit;
+    const r = reader();
+    const cost = ITEM_BYTES * (r.keys.length + (r.numbers?.length ?? 0) + (r.dates?.length ?? 0));
+    entry.readings[group] = r;
+    entry.bytes += cost;
+    this.total += cost;
+    while ((this.map.size > this.maxTexts || this.total > this.maxBytes) && this.map.size > 1) {
+      const [oldest, e] = this.map.entries().next().value!;
+      if (oldest === key) break;
+      this.map.delete(oldest);
+      this.total -= e.bytes;
+    }
+    return r;
+  }
+}
+
+const groupOf = (key: string): Group =>
+  key.startsWith(KEY.number) ? 'number' : key.startsWith(KEY.phone) ? 'phone' : key.startsWith(KEY.identifier) ? 'identifier' : 'date';
+
+/** Most values read per leaf (a leaf past it is read in part). */
+const MAX_PER_LEAF = 2000;
+
+function readGroup(text: string, group: Group): Reading {
+  const keys: string[] = [];
+  const numbers: Omit<ServedNumber, 'at'>[] = [];
+  const dates: string[] = [];
+  textLeaves(text, (leaf, key) => {
+    if (typeof leaf === 'number') {
+      if (group === 'number') {
+        const unit = unitOfKey(key);
+        numbers.push({ value: leaf, text: String(leaf), ...(unit ? { unit } : {}) });
+        keys.push(numberKey(leaf));
+      } else if (group === 'phone' && Number.isInteger(leaf) && leaf >= 1e9) {
+        for (const v of readForms(String(leaf), MAX_PER_LEAF, true)) if (v.kind === 'phone') keys.push(...v.keys);
+      }
+      return true;
+    }
+    const s = leaf.normalize('NFKC');
+    if (group === 'number') {
+      for (const v of readNumbers(s, MAX_PER_LEAF, true)) {
+        const unit = v.unit ?? unitOfKey(key);
+        for (const r of v.numbers ?? []) numbers.push({ value: r.value, text: v.raw, ...(unit ? { unit } : {}) });
+        keys.push(...v.keys);
+      }
+    } else if (group === 'identifier') {
+      identifierKeys(s, MAX_PER_LEAF, (k) => (keys.push(k), true));
+    } else {
+      for (const v of readForms(s, MAX_PER_LEAF, true)) {
+        if ((group === 'phone') !== (v.kind === 'phone')) continue;
+        keys.push(...v.keys);
+        if (v.kind === 'date' && v.date) dates.push(v.date);
+      }
+    }
+    return true;
+  });
+  return { keys, ...(group === 'number' ? { numbers } : {}), ...(group === 'date' ? { dates } : {}) };
+}
+
+export interface ServedSourceText {
+  text: string;
+  request?: number;
+}
+
+/** The typed index of a window's served strings (one per request and side: results, or user and system text). */
+export class ServedValues {
+  private readonly keys = new Map<string, number>();
+  private readonly built = new Set<Group>();
+  private numberPool: ServedNumber[] = [];
+  /** Each source's numbers, in its order (for the latest-first operand order). */
+  private perSource: Omit<ServedNumber, 'at'>[][] = [];
+  private datePool: ServedDate[] = [];
+  private cut = false;
+
+  constructor(
+    private readonly sources: readonly ServedSourceText[],
+    private readonly memo: ValueMemo = new ValueMemo(),
+    private readonly maxKeys = 200_000,
+  ) {}
+
+  /** True when some group held more keys than the bound: keys past it were not indexed. */
+  get truncated(): boolean {
+    return this.cut;
+  }
+
+  private build(group: Group): void {
+    if (this.built.has(group)) return;
+    this.built.add(group);
+    const seenNumbers = new Set<number>();
+    const seenDates = new Set<string>();
+    for (let at = 0; at < this.sources.length; at++) {
+      const src = this.sources[at]!;
+      const r = this.memo.read(src.text, group, () => readGroup(src.text, group));
+      for (const k of r.keys) {
+        const prev = this.keys.get(k);
+        if (prev === undefined) {
+          if (this.keys.size >= this.maxKeys) {
+            this.cut = true;
+            break;
+          }
+          this.keys.set(k, at);
+        } else if ((src.request ?? -Infinity) >= (this.sources[prev]!.request ?? -Infinity)) this.keys.set(k, at);
+      }
+      if (group === 'number') this.perSource[at] = r.numbers ?? [];
+      for (const n of r.numbers ?? []) {
+        if (seenNumbers.has(n.value)) continue;
+        seenNumbers.add(n.value);
+        this.numberPool.push({ ...n, at });
+      }
+      for (const d of r.dates ?? []) {
+        if (seenDates.has(d)) continue;
+        seenDates.add(d);
+        this.datePool.push({ date: d, at });
+      }
+    }
+  }
+
+  /** Position of the source that last served this typed key, if any did. */
+  lookup(key: string): number | undefined {
+    this.build(groupOf(key));
+    return this.keys.get(key);
+  }
+
+  /** The first key of `keys` served, with its position. */
+  lookupAny(keys: readonly string[]): { key: string; at: number } | undefined {
+    for (const k of keys) {
+      const at = this.lookup(k);
+      if (at !== undefined) return { key: k, at };
+    }
+    return undefined;
+  }
+
+  /** Distinct served numbers, in source order. */
+  numbers(): readonly ServedNumber[] {
+    this.build('number');
+    return this.numberPool;
+  }
+
+  /** Distinct served numbers, the latest source first (each source's numbers in its order), at most `max`. */
+  numbersLatestFirst(max: number): ServedNumber[] {
+    this.build('number');
+    const out: ServedNumber[] = [];
+    const seen = new Set<number>();
+    for (let at = this.perSource.length - 1; at >= 0 && out.length < max; at--) {
+      for (const n of this.perSource[at] ?? []) {
+        if (out.length >= max) break;
+        if (seen.has(n.value)) continue;
+        seen.add(n.value);
+        out.push({ ...n, at });
+      }
+    }
+    return out;
+  }
+
+  /** Distinct served dates, in source order. */
+  dates(): readonly ServedDate[] {
+    this.build('date');
+    return this.datePool;
+  }
+}
