@@ -5,8 +5,10 @@
 // "unable to check") or negates the negation ("that doesn't mean there are none") asserts nothing;
 // a hedge also withdraws the absence of the sentence just before it, and an admission about the
 // same read, in the same or the next sentence, is read by the check (absence-reads attribution). Conditionals and questions
-// assert nothing. English only, rules fixed and documented (docs/checks-answer.md). Pure: no I/O,
-// no clocks, no globals; telemetry text is matched, never executed or trusted.
+// assert nothing. English, with the commonest forms of negated existence, admitted failure and
+// hedges in German, French, Spanish, Portuguese, Italian and Dutch (agents answer in the user's
+// language); rules fixed and documented (docs/checks-answer.md). Pure: no I/O, no clocks, no
+// globals; telemetry text is matched, never executed or trusted.
 
 /** One clause of the answer that asserts that something does not exist or was not found. */
 export interface AbsenceClause {
@@ -28,7 +30,7 @@ export const MAX_ANSWER_CHARS = 20_000;
 export const MAX_CLAUSES = 400;
 
 // Cues of negated existence. Each is matched on a clause folded to lower case with straight quotes.
-const NO_EXCLUDED = String.raw`(?!longer\b(?!\s+exists?\b)|more\s+than\b|less\s+than\b|fewer\s+than\b|later\s+than\b|earlier\s+than\b|sooner\b|need\b|problem\b|worries\b|doubt\b|matter\b|way\b|idea\b|access\b|permission\b|response\b|reply\b|answer\b|data\s+(?:could|was\s+returned\s+because)\b)`;
+const NO_EXCLUDED = String.raw`(?!longer\b(?!\s+exists?\b)|more\s+than\b|less\s+than\b|fewer\s+than\b|later\s+than\b|earlier\s+than\b|sooner\b|need\b|problem\b|worries\b|doubt\b|matter\b|way\b|idea\b|access\b|permission\b|response\b|reply\b|answer\b|hay\s+(?:problema|duda)\b|data\s+(?:could|was\s+returned\s+because)\b)`;
 const ABSENCE_CUES: readonly RegExp[] = [
   /\b(?:there|here)(?:\s+(?:is|are|was|were|seem\s+to\s+be|appear\s+to\s+be)|'s|'re)\s+(?:no|none|nothing)\b/,
   /\bthere\s+(?:isn't|aren't|wasn't|weren't|is\s+not|are\s+not|was\s+not|were\s+not|doesn't\s+seem\s+to\s+be)\s+(?:any|a|an|one)\b/,
@@ -54,6 +56,14 @@ const ABSENCE_CUES: readonly RegExp[] = [
   /\b(?:is|are|was|were)(?:n't|\s+not)\s+(?:listed|registered|on\s+record|recorded|present|in\s+(?:the\s+)?(?:inventory|system|records?|catalog|database))\b/,
   /\b(?:is|was|are|were|came\s+back|returned|looks?)\s+empty\b/,
   /\bnever\s+(?:been\s+)?(?:existed|created|recorded|run|ran|backed\s+up|restored|logged|scheduled|configured|opened|filed|issued)\b/,
+  // German, French, Spanish, Portuguese, Italian, Dutch: negated existence as agents write it.
+  /(?:^|[^\p{L}])(?:kein|keine|keinen|keinem|keiner|keines|nichts)(?![\p{L}])(?!\s+(?:problem|sorge|sorgen|ursache|frage|zweifel|mehr\s+als|weniger\s+als))/u,
+  /(?:^|[^\p{L}])(?:nicht\s+(?:gefunden|vorhanden|vorliegend)|existiert\s+nicht|gibt\s+es\s+nicht)(?![\p{L}])/u,
+  /(?:^|[^\p{L}])(?:aucun|aucune|rien|introuvable|pas\s+de|pas\s+d'|n'existe\s+pas|n'y\s+a\s+pas|introuvables)(?![\p{L}])(?!\s+(?:problème|souci|soucis|doute|plus\s+de|moins\s+de))/u,
+  /(?:^|[^\p{L}])(?:ningún|ninguna|ninguno|nada|no\s+hay|no\s+existe|no\s+se\s+encontr\p{L}*|no\s+encontr\p{L}*)(?![\p{L}])(?!\s+(?:problema|duda|más\s+de|menos\s+de))/u,
+  /(?:^|[^\p{L}])(?:nenhum|nenhuma|não\s+há|não\s+existe|não\s+(?:foi|foram)\s+encontrad\p{L}*)(?![\p{L}])(?!\s+(?:problema|dúvida|mais\s+de|menos\s+de))/u,
+  /(?:^|[^\p{L}])(?:nessun|nessuna|nessuno|non\s+c'è|non\s+ci\s+sono|non\s+(?:è\s+stat\p{L}|sono\s+stat\p{L})\s+trovat\p{L})(?![\p{L}])(?!\s+(?:problema|dubbio|più\s+di|meno\s+di))/u,
+  /(?:^|[^\p{L}])(?:geen|niet\s+gevonden|bestaat\s+niet)(?![\p{L}])(?!\s+(?:probleem|zorgen|twijfel|meer\s+dan|minder\s+dan))/u,
 ];
 
 /** The clause admits that the read failed: it asserts nothing about what exists. */
@@ -71,6 +81,13 @@ const ADMITS_FAILURE: readonly RegExp[] = [
   /\b(?:returned|got|hit|gave|threw|raised)\s+(?:an?\s+)?(?:\d{3}\s+)?(?:error|exception|failure)\b/,
   /\b(?:unavailable|unreachable|offline)\b/,
   /\b(?:401|403|407|429|5\d\d)\b/,
+  // The same admissions in German, French, Spanish, Portuguese, Italian and Dutch.
+  /(?:verweigert|berechtigung|zugriff|konnte\s+nicht|fehlgeschlagen|zeitüberschreitung|nicht\s+erreichbar|nicht\s+abrufen|nicht\s+prüfen|nicht\s+verfügbar)/u,
+  /(?:refusé|refus|autoris|pas\s+pu|impossible\s+de|délai|indisponible|n'ai\s+pas\s+(?:pu|accès))/u,
+  /(?:denegad|permiso|no\s+(?:pude|pudimos|se\s+pudo)|imposible|tiempo\s+de\s+espera|no\s+disponible|sin\s+acceso)/u,
+  /(?:negad|permissão|não\s+(?:consegui|foi\s+possível)|indisponível|sem\s+acesso)/u,
+  /(?:negat|permess|non\s+(?:sono|siamo)\s+riuscit|impossibile|non\s+disponibile)/u,
+  /(?:geweigerd|kon\s+niet|geen\s+(?:toegang|rechten)|niet\s+beschikbaar)/u,
 ];
 
 /** The clause negates the negation or hedges it: "that doesn't mean there are none", "may still exist". */
@@ -88,10 +105,11 @@ const HEDGES: readonly RegExp[] = [
   /\bnot\s+(?:a\s+)?(?:complete|definitive|conclusive|exhaustive|confirmed)\b/,
   /\bno\s+way\s+to\s+(?:know|tell|check|confirm|verify|be\s+sure)\b/,
   /\b(?:not\s+sure|uncertain|unclear|unknown)\b/,
+  /(?:heißt\s+nicht|bedeutet\s+nicht|nicht\s+unbedingt|vielleicht|möglicherweise|ne\s+signifie\s+pas|pas\s+forcément|peut-être|no\s+significa|no\s+necesariamente|quizás|tal\s+vez|não\s+significa|talvez|non\s+significa|forse|betekent\s+niet|misschien)/u,
 ];
 
 /** A clause that supposes or asks asserts nothing. */
-const SUPPOSES = /\b(?:if|unless|whether|in\s+case)\b[^]*$/;
+const SUPPOSES = /\b(?:if|unless|whether|in\s+case|falls|sofern|ob)\b[^]*$|(?:au\s+cas\s+où|sauf\s+si|en\s+caso\s+de|a\s+menos\s+que|a\s+meno\s+che|tenzij)[^]*$/;
 
 /** Words a clause and a read share that say nothing about what either is about. */
 export const STOP_WORDS: ReadonlySet<string> = new Set(

@@ -213,3 +213,31 @@ describe('unit: an admission about the same read, in the same or the next senten
     expect(check('There are no open incidents on payments-api. Its runbook is attached. The incident search hit a rate limit.', [incidents(), runbook()]).findings.map((f) => f.toolName)).toEqual(['list_incidents']);
   });
 });
+
+describe('unit: absence, admission and hedge in the other languages agents answer in', () => {
+  it.each([
+    ['de', 'Im Dezember gab es auf Ihrem Girokonto keine Lastschriften der Telekom.'],
+    ['de', 'Die Bestellung wurde nicht gefunden.'],
+    ['fr', "Il n'y a aucune commande en cours pour ce client."],
+    ['es', 'No hay facturas pendientes en su cuenta.'],
+    ['pt', 'Não há reservas ativas para este cliente.'],
+    ['it', 'Non ci sono ordini aperti per questo cliente.'],
+    ['nl', 'Er zijn geen openstaande facturen.'],
+  ])('%s absence: "%s"', (_lang, answer) => expect(absenceClauses(answer)).toHaveLength(1));
+
+  it.each([
+    ['de admission', 'Ich konnte die Buchungen nicht abrufen: Zugriff verweigert, daher kann ich keine Lastschriften nennen.'],
+    ['fr admission', "Je n'ai pas pu consulter les commandes (accès refusé), donc je ne peux dire s'il n'y a aucune commande."],
+    ['es hedge', 'Eso no significa que no haya facturas.'],
+  ])('%s asserts nothing: "%s"', (_name, answer) => expect(absenceClauses(answer)).toEqual([]));
+});
+
+describe('unit: the other languages\' idioms and suppositions are no absence', () => {
+  it.each([
+    'Kein Problem, ich sehe gleich nach.',
+    'Falls es keine Buchungen gibt, sage ich Bescheid.',
+    'Pas de souci, je vérifie.',
+    'No hay problema.',
+    'Geen probleem, ik kijk het na.',
+  ])('"%s"', (answer) => expect(absenceClauses(answer)).toEqual([]));
+});
