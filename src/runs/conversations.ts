@@ -48,6 +48,8 @@ export interface ConversationState {
    * shared-state codec drops it; a lost memo is only read again).
    */
   valueMemo?: ValueMemo;
+  /** The memo's bytes already counted in `bytes` (chargeMemo keeps them equal). */
+  memoBytes?: number;
 }
 
 export interface PendingChoice {
@@ -189,6 +191,18 @@ export class ConversationStore {
     }
     this.charge(state, size);
     return true;
+  }
+
+  /**
+   * Counts what the conversation's value memo holds now in its bytes (and the store's total), so
+   * the memo is bounded by maxStateBytes like the rest of its state; called after each check.
+   */
+  chargeMemo(state: ConversationState): void {
+    const now = state.valueMemo?.bytes ?? 0;
+    const delta = now - (state.memoBytes ?? 0);
+    if (delta === 0) return;
+    state.memoBytes = now;
+    this.charge(state, delta);
   }
 
   private charge(state: ConversationState, size: number): void {

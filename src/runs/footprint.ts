@@ -612,6 +612,8 @@ export class FootprintCore {
     const state = this.conversations.get(conversationKey(ev.tenant, ev.conversationId, ev.span.traceId));
     if (ev.kind === 'tool-execution' && !this.admitToolExecution(ev, state)) return [];
     const outcome = ev.kind === 'llm-request' ? checkRequest(this.seamContext(), state, ev) : checkExecution(this.seamContext(), state, ev);
+    // What the checks read into the conversation's value memo counts in its state, within maxStateBytes.
+    this.conversations.chargeMemo(state);
     if (ev.kind === 'llm-request') this.conversations.recordRequestId(state, spanKey(ev.span));
     this.addTallies(ev.span.traceId, outcome.tallies);
     for (const d of outcome.diagnostics ?? []) if (result.diagnostics.length < MAX_SEAM_DIAGNOSTICS) result.diagnostics.push(d);

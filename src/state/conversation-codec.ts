@@ -37,6 +37,7 @@ export const CODEC_FIELDS: Record<keyof ConversationState, 'stored' | 'derived' 
   ledger: 'stored',
   pendingChoice: 'not-stored',
   valueMemo: 'not-stored',
+  memoBytes: 'not-stored',
   bytes: 'stored',
   incomplete: 'stored',
 };
@@ -115,8 +116,8 @@ export function encodeConversation(s: ConversationState, gap?: string): string {
     t: [...s.resultTools],
     c: [...s.chosen].map(([id, c]) => (c.soleArgument ? [id, c.request, c.toolName, c.soleArgument.key, c.soleArgument.value] : [id, c.request, c.toolName])),
     l: s.ledger,
-    // The pending choice is not stored, so neither are its bytes.
-    b: s.bytes - (s.pendingChoice?.bytes ?? 0),
+    // The pending choice and the value memo are not stored, so neither are their bytes.
+    b: s.bytes - (s.pendingChoice?.bytes ?? 0) - (s.memoBytes ?? 0),
     h: s.served.bytes,
     i: s.incomplete,
   };

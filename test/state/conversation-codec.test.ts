@@ -70,12 +70,13 @@ function fullState(): Required<ConversationState> {
     bytes: 4500,
     incomplete: true,
     valueMemo: new ValueMemo(),
+    memoBytes: 0,
   };
 }
 
 /** A state with its served history as records (the history's stores hold bytes past their use). */
 const plain = (s: Omit<ConversationState, 'pendingChoice'>) => {
-  const { valueMemo: _memo, ...rest } = s;
+  const { valueMemo: _memo, memoBytes: _memoBytes, ...rest } = s;
   return { ...rest, served: s.served.all() };
 };
 
