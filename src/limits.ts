@@ -151,6 +151,9 @@ export const WINDOW_MEMO_LIMITS = Object.freeze({
   maxBytes: 32 * 1024 * 1024,
 });
 
+/** Distinct tallies of window ledger rows shared between rows (src/runs/seams.ts); past it a row keeps its own. */
+export const WINDOW_ROW_TALLY_SHAPES = 256;
+
 // ---- Worker mode (issue 11) ----
 
 /**

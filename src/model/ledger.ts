@@ -52,7 +52,10 @@ export interface ResultReading {
   rows?: number;
   /** Which route read it. */
   shape: 'array' | 'absence' | 'coverage' | 'described' | 'rows-at' | 'text' | 'object' | 'none';
-  /** The rows themselves when the result is an array of plain objects (for column checks). */
+  /**
+   * The rows themselves when the result is an array of plain objects, for the column checks while
+   * the row is judged; a conversation's ledger does not keep them (src/runs/seams.ts keptRow).
+   */
   objectRows?: Record<string, unknown>[];
   absence?: {
     /** What was looked for: the envelope's `looked_for`, or for a not-found the call's values. */

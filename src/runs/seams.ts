@@ -38,7 +38,7 @@ import { servedResults } from './served-results.js';
 import { createSchemaValidator } from './schema-validator.js';
 import { conversationCalls, rawTurnCalls, readTurnCalls } from './turn-calls.js';
 import { canonical } from '../checks/absence-reads.js';
-import { SCHEMA_LIMITS } from '../limits.js';
+import { SCHEMA_LIMITS, WINDOW_ROW_TALLY_SHAPES } from '../limits.js';
 import type { Diagnostic } from '../model/diagnostics.js';
 import { CHECK_CATALOG, CONTENT_NOT_CAPTURED, STATE_INCOMPLETE } from '../checks/catalog.js';
 import type { Declarations, ToolDeclaration } from '../declarations/types.js';
@@ -85,7 +85,22 @@ const empty = (): SeamOutcome => ({ findings: [], tallies: [], externalGroundsUs
  * own span arrives later and its row replaces this one (so the call is counted once). A row read
  * back from a shared store has none, and its tallies stay.
  */
-const windowRowTallies = new WeakMap<LedgerRow, CheckTally[]>();
+const windowRowTallies = new WeakMap<LedgerRow, readonly CheckTally[]>();
+
+/**
+ * Window rows' tallies, one shared array per distinct content: most window rows are tallied alike
+ * (each keeping its own cost ~350 bytes a row on bench/memory's workload). Tallies are never
+ * written after they are made (trace records copy their counts), so sharing them is safe. At most
+ * WINDOW_ROW_TALLY_SHAPES contents are shared; past it a row keeps its own.
+ */
+const sharedTallies = new Map<string, readonly CheckTally[]>();
+function sharedTalliesOf(tallies: CheckTally[]): readonly CheckTally[] {
+  const key = JSON.stringify(tallies);
+  const hit = sharedTallies.get(key);
+  if (hit !== undefined) return hit;
+  if (sharedTallies.size < WINDOW_ROW_TALLY_SHAPES) sharedTallies.set(key, tallies);
+  return tallies;
+}
 
 /** The one validator of tool input schemas: ajv, each schema compiled once, a bounded cache (SCHEMA_LIMITS). */
 const schemaValidator = createSchemaValidator();
@@ -341,6 +356,18 @@ function recordWindowReads(ctx: SeamContext, state: ConversationState, req: LlmR
   }
 }
 
+/**
+ * The row as the conversation keeps it once judged: without the reading's object rows, which only
+ * result-columns reads, and only here. For a result kept as a string (every window row) they are a
+ * second, parsed copy of it (measured: ~3 KiB a conversation on bench/memory's workload, more than
+ * the string itself).
+ */
+function keptRow(row: LedgerRow): LedgerRow {
+  if (row.reading.objectRows === undefined) return row;
+  const { objectRows: _judgedOnly, ...reading } = row.reading;
+  return { ...row, reading };
+}
+
 /** The write-seam checks of one ledger row, then the row into the ledger (at `replacing`, a window row of the same call). */
 function judgeRow(ctx: SeamContext, state: ConversationState, row: LedgerRow, declaration: EffectiveDeclaration | undefined, out: SeamOutcome, replacing?: number): void {
   // Earlier producer results matter only for an empty result: only then are they gathered (and
@@ -365,6 +392,7 @@ function judgeRow(ctx: SeamContext, state: ConversationState, row: LedgerRow, de
   }
   const columns = resultColumns({ row, declaration, quotedValueChars: ctx.limits.quotedValueChars });
   out.findings.push(...lookup.findings, ...columns.findings);
+  row = keptRow(row);
   out.tallies.push(lookup.tally, columns.tally);
   if (replacing !== undefined) {
     const before = state.ledger[replacing]!;
@@ -375,7 +403,7 @@ function judgeRow(ctx: SeamContext, state: ConversationState, row: LedgerRow, de
     return;
   }
   if (!ctx.conversations.recordRead(state, row)) return;
-  if (row.source === 'window') windowRowTallies.set(row, [lookup.tally, columns.tally]);
+  if (row.source === 'window') windowRowTallies.set(row, sharedTalliesOf([lookup.tally, columns.tally]));
   out.ledger.push({ traceId: row.traceId, source: row.source, rows: 1 });
 }
 
