@@ -109,6 +109,11 @@ export class FootprintCore {
   private readonly spanDeclarations: BoundedMap<SpanToolDeclaration>;
   /** What requests' tool definitions recorded about each tenant's tools, for inference (the description's opening only). */
   private readonly toolEvidence: BoundedMap<ToolEvidence>;
+  /**
+   * Each tool's effective declaration, made again only when what it is made of changed (the
+   * span's declaration or the tool's evidence, by identity): every call and row asks for it.
+   */
+  private readonly effectiveDeclarations: BoundedMap<{ spanDeclaration: SpanToolDeclaration | undefined; evidence: ToolEvidence | undefined; declaration: EffectiveDeclaration | undefined }>;
   /** Each conversation's last input window, so a request that extends it reads only what is new. */
   private readonly windows: WindowMemos;
   /** Tool names the traces named (offered, chosen or executed), for "declared but never seen" warnings. Capped. */
@@ -138,6 +143,7 @@ export class FootprintCore {
     this.awaitingContent = new BoundedMap({ maxEntries: limits.maxPendingLogSpans, idleMs: limits.conversationIdleMs, now, onEvict: (_k, v) => (this.cacheBytes -= approxBytes(v.span)) });
     this.spanDeclarations = new BoundedMap({ maxEntries: 10_000, idleMs: limits.conversationIdleMs, now });
     this.toolEvidence = new BoundedMap({ maxEntries: 10_000, idleMs: limits.conversationIdleMs, now });
+    this.effectiveDeclarations = new BoundedMap({ maxEntries: 10_000, idleMs: limits.conversationIdleMs, now });
     this.processedSpans = new BoundedMap({ maxEntries: limits.maxRememberedSpans, idleMs: limits.conversationIdleMs, now, onEvict: (k, v) => (this.cacheBytes -= rememberedBytes(k, v)) });
     this.windows = new WindowMemos(limits.conversationIdleMs, now);
     this.mcpCalls = new BoundedMap({ maxEntries: limits.maxConversations, idleMs: limits.conversationIdleMs, now, onEvict: (_k, v) => (this.cacheBytes -= v.length * MCP_CALL_BYTES) });
@@ -553,9 +559,16 @@ export class FootprintCore {
   }
 
   private declarationOf(tenant: string, toolName: string): EffectiveDeclaration | undefined {
-    const declared = mergeToolDeclaration(this.config.declarations, toolName, this.spanDeclarations.peek(`${tenant}\u0000${toolName}`));
+    const key = `${tenant}\u0000${toolName}`;
+    const spanDeclaration = this.spanDeclarations.peek(key);
+    const evidence = this.toolEvidence.peek(key);
+    const made = this.effectiveDeclarations.peek(key);
+    if (made !== undefined && made.spanDeclaration === spanDeclaration && made.evidence === evidence) return made.declaration;
+    const declared = mergeToolDeclaration(this.config.declarations, toolName, spanDeclaration);
     const infer = this.config.declarations.inference !== false;
-    return infer ? effectiveDeclaration(declared, this.toolEvidence.peek(`${tenant}\u0000${toolName}`) ?? { name: toolName }, true) : declared;
+    const declaration = infer ? effectiveDeclaration(declared, evidence ?? { name: toolName }, true) : declared;
+    this.effectiveDeclarations.set(key, { spanDeclaration, evidence, declaration });
+    return declaration;
   }
 
   /** Keeps what inference reads of each offered tool: its name, its description's opening, its annotations. */

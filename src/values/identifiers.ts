@@ -13,23 +13,43 @@ import { KEY } from './types.js';
 /** Fewest letters and digits an identifier key needs. */
 export const MIN_IDENTIFIER_ALNUM = 6;
 const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}_\-./:#]*[\p{L}\p{N}]/gu;
+/** TOKEN for a text of ASCII only (the same matches there, without Unicode property lookups). */
+const ASCII_TOKEN = /[A-Za-z0-9][A-Za-z0-9_\-./:#]*[A-Za-z0-9]/g;
+const NON_ASCII = /[^\x00-\x7f]/;
 const LETTER = /\p{L}/u;
 const DIGIT = /\p{N}/u;
 
 /** The identifier key of one token (NFKC), if it is one. */
 export function identifierKey(token: string): string | undefined {
-  const s = token.normalize('NFKC');
-  if (!LETTER.test(s) || !DIGIT.test(s)) return undefined;
-  const alnum = s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+  return keyOfNormalised(token.normalize('NFKC'));
+}
+
+/** identifierKey of a token already in NFKC; an ASCII token is read by its char codes alone. */
+function keyOfNormalised(s: string): string | undefined {
+  let letter = false;
+  let digit = false;
+  let ascii = true;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 48 && c <= 57) digit = true;
+    else if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) letter = true;
+    else if (c > 127) ascii = false;
+  }
+  if (!ascii) {
+    letter ||= LETTER.test(s);
+    digit ||= DIGIT.test(s);
+  }
+  if (!letter || !digit) return undefined;
+  const alnum = ascii ? s.toLowerCase().replace(/[^a-z0-9]/g, '') : s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
   return alnum.length >= MIN_IDENTIFIER_ALNUM ? KEY.identifier + alnum : undefined;
 }
 
 /** Every identifier key of an NFKC text (tokens, and display-grouped joins), at most `max`. */
 export function identifierKeys(text: string, max: number, visit: (key: string) => boolean): void {
   let n = 0;
-  for (const m of text.matchAll(TOKEN)) {
+  for (const m of text.matchAll(NON_ASCII.test(text) ? TOKEN : ASCII_TOKEN)) {
     // A long run of digits (an ICCID, an account number) is keyed too: a display-grouped join may meet it.
-    const k = identifierKey(m[0]) ?? (/^\d+$/.test(m[0]) && m[0].length >= MIN_JOINED_CHARS ? KEY.identifier + m[0] : undefined);
+    const k = keyOfNormalised(m[0]) ?? (/^\d+$/.test(m[0]) && m[0].length >= MIN_JOINED_CHARS ? KEY.identifier + m[0] : undefined);
     if (k !== undefined && (n++ >= max || !visit(k))) return;
   }
   for (const g of groupedJoins(text, max)) if (n++ >= max || !visit(KEY.identifier + g.key)) return;

@@ -107,6 +107,35 @@ export class ValueMemo {
   }
 }
 
+const NON_ASCII = /[^\x00-\x7f]/;
+/** A text's letters and digits, lower-cased (NFKC first when it is not ASCII), as identifier keys take them. */
+function alnumProjection(text: string): string {
+  return NON_ASCII.test(text) ? sigmaFolded(text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '')) : text.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+/** Whether an ASCII text's letters and digits, lower-cased, hold `wanted` (lower-case ASCII letters and digits), without building them. */
+function asciiAlnumContains(text: string, wanted: string): boolean {
+  const first = wanted.charCodeAt(0);
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    let c = text.charCodeAt(i);
+    if (c >= 65 && c <= 90) c |= 32;
+    if (c !== first) continue;
+    let j = 1;
+    let k = i + 1;
+    while (j < wanted.length && k < n) {
+      let d = text.charCodeAt(k++);
+      if (d >= 65 && d <= 90) d |= 32;
+      else if (!((d >= 97 && d <= 122) || (d >= 48 && d <= 57))) continue;
+      if (d !== wanted.charCodeAt(j)) break;
+      j++;
+    }
+    if (j === wanted.length) return true;
+  }
+  return false;
+}
+/** Greek final sigma is the one context-dependent lower-casing: compared as σ on both sides. */
+const sigmaFolded = (s: string) => s.replace(/ς/g, 'σ');
+
 const groupOf = (key: string): Group =>
   key.startsWith(KEY.number) ? 'number' : key.startsWith(KEY.phone) ? 'phone' : key.startsWith(KEY.identifier) ? 'identifier' : 'date';
 
@@ -209,8 +238,28 @@ export class ServedValues {
 
   /** Position of the source that last served this typed key, if any did. */
   lookup(key: string): number | undefined {
-    this.build(groupOf(key));
+    const group = groupOf(key);
+    if (group === 'identifier' && !this.built.has(group) && !this.mayServeIdentifier(key.slice(KEY.identifier.length))) return undefined;
+    this.build(group);
     return this.keys.get(key);
+  }
+
+  /**
+   * False only when no source can hold an identifier whose key is `alnum`: an identifier's key is
+   * its letters and digits, lower-cased, so they stand together in the source's letters and digits
+   * (JSON structure, blanks and punctuation dropped). A source with a backslash (a JSON escape
+   * whose decoded leaf may differ) always may. Saves reading every identifier of a long window
+   * for a value none of it holds (measured: most of an ungrounded argument's cost).
+   */
+  private mayServeIdentifier(alnum: string): boolean {
+    const ascii = !NON_ASCII.test(alnum);
+    const wanted = ascii ? alnum : sigmaFolded(alnum);
+    for (const src of this.sources) {
+      const text = src.text;
+      if (text.includes('\\')) return true;
+      if (ascii && !NON_ASCII.test(text) ? asciiAlnumContains(text, wanted) : alnumProjection(text).includes(wanted)) return true;
+    }
+    return false;
   }
 
   /** The first key of `keys` served, with its position. */
