@@ -154,6 +154,13 @@ export const WINDOW_MEMO_LIMITS = Object.freeze({
 /** Distinct tallies of window ledger rows shared between rows (src/runs/seams.ts); past it a row keeps its own. */
 export const WINDOW_ROW_TALLY_SHAPES = 256;
 
+/**
+ * Milliseconds of synchronous work the service does before it gives the event loop a turn while
+ * reading, analysing and re-encoding a large batch (src/service/time-slice.ts), so /healthz and
+ * other requests are answered within about this long plus one step.
+ */
+export const SERVICE_SLICE_MS = 8;
+
 // ---- Worker mode (issue 11) ----
 
 /**

@@ -11,6 +11,7 @@
 
 import protobuf from 'protobufjs';
 import { performance } from 'node:perf_hooks';
+import { SERVICE_SLICE_MS } from '../limits.js';
 import type { SpanData, StatusCode } from '../model/telemetry.js';
 import { newTally } from './decode-tally.js';
 import { OtlpTypes } from './otlp-schema.js';
@@ -98,10 +99,7 @@ export function readTracesLight(body: Uint8Array, where: string): LightRead {
   }
 }
 
-/** Reading time between two turns given to the event loop by readTracesLightAsync. */
-const SLICE_MS = 8;
-
-/** readTracesLight, giving the event loop a turn (setImmediate) every SLICE_MS of reading. */
+/** readTracesLight, giving the event loop a turn (setImmediate) every SERVICE_SLICE_MS of reading. */
 export async function readTracesLightAsync(body: Uint8Array, where: string): Promise<LightRead> {
   try {
     const steps = read(body, where);
@@ -109,7 +107,7 @@ export async function readTracesLightAsync(body: Uint8Array, where: string): Pro
     for (;;) {
       const n = steps.next();
       if (n.done) return n.value;
-      if (performance.now() - sliceStart >= SLICE_MS) {
+      if (performance.now() - sliceStart >= SERVICE_SLICE_MS) {
         await new Promise<void>((r) => setImmediate(r));
         sliceStart = performance.now();
       }

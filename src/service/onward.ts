@@ -12,6 +12,7 @@ import { spanKey } from '../model/telemetry.js';
 import type { DecodedTraceSpan } from '../otlp/proto.js';
 import type { TraceLayout } from '../otlp/trace-layout.js';
 import { appendToSpan, rebuildTraceRequest, type Pieces } from '../otlp/forward-bytes.js';
+import type { TimeSlice } from './time-slice.js';
 import { encodeSpanAdditions, encodeSpanMessage, encodeTraceRequest, encodeTraceRequestJson, type ExportItem } from '../otlp/encode-traces.js';
 
 export interface OnwardInput {
@@ -26,21 +27,26 @@ export interface OnwardInput {
   json: boolean;
 }
 
-export function onwardTracePayload(x: OnwardInput): Pieces | undefined {
+/**
+ * The onward pieces; with a `slice`, an annotated span's re-encoding gives the event loop a turn
+ * whenever the slice is spent (a batch of thousands of annotated spans is ~100 ms of encoding).
+ */
+export async function onwardTracePayload(x: OnwardInput, slice?: TimeSlice): Promise<Pieces | undefined> {
   try {
     if (x.json) return [encodeTraceRequestJson(x.spansOut)];
     if (!x.layout) return [encodeTraceRequest(x.spansOut)];
-    return fromLayout(x.layout, x);
+    return await fromLayout(x.layout, x, slice);
   } catch {
     return undefined;
   }
 }
 
-function fromLayout(layout: TraceLayout, x: OnwardInput): Pieces | undefined {
+async function fromLayout(layout: TraceLayout, x: OnwardInput, slice: TimeSlice | undefined): Promise<Pieces | undefined> {
   const replace = new Map<number, Uint8Array | readonly Uint8Array[] | null>();
   const present = new Uint8Array(layout.spans.length);
   for (const item of x.spans) {
     if (item.ref === undefined) return undefined; // not read with this layout: encode the spans instead
+    if (slice?.due()) await slice.pause();
     present[item.ref] = 1;
     const ann = x.annotations.get(spanKey(item.span));
     if (!ann) continue;

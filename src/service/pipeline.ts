@@ -10,7 +10,6 @@
 // lose it) and parts that did go through are not sent twice. Must never drop a span silently:
 // every span not forwarded is counted with a reason and logged. Must never throw at a receiver.
 
-import { performance } from 'node:perf_hooks';
 import type { Diagnostic } from '../model/diagnostics.js';
 import type { LogData, SpanData } from '../model/telemetry.js';
 import { spanKey } from '../model/telemetry.js';
@@ -24,6 +23,7 @@ import type { TraceLayout } from '../otlp/trace-layout.js';
 import type { Pieces } from '../otlp/forward-bytes.js';
 import type { ServiceConfig } from './config.js';
 import { onwardTracePayload } from './onward.js';
+import { TimeSlice } from './time-slice.js';
 import { batchKey } from './batch-key.js';
 import type { Downstream, ExportOutcome } from './downstream.js';
 import type { FindingsStore } from './findings-store.js';
@@ -125,8 +125,6 @@ export interface PipelineDeps {
   state?: StateHook;
 }
 
-/** Analysis time between two turns given to the event loop (a large batch is analysed trace by trace). */
-const ANALYSIS_SLICE_MS = 8;
 
 export class Pipeline {
   private active = 0;
@@ -474,14 +472,17 @@ export class Pipeline {
     if (foreignLogs.size) m.logsUnjoined.inc({ reason: 'span-of-another-tenant' }, foreignLogs.size);
     const ownForeign = foreignLogs.size ? logs.filter((l) => foreignLogs.has(l)).length : 0;
 
-    const spansOut: Prepared['spansOut'] = spans.map((item) => {
+    // What follows is tens of milliseconds for a batch of thousands of annotated spans: it gives
+    // the event loop a turn whenever its slice is spent, as the analysis does.
+    const slice = new TimeSlice();
+    const spansOut: Prepared['spansOut'] = [];
+    for (const item of spans) {
+      if (slice.due()) await slice.pause();
       const ann = result.annotations.get(spanKey(item.span));
-      if (!ann) return item;
-      return {
-        span: { ...item.span, attributes: { ...item.span.attributes, ...ann.attributes }, events: [...item.span.events, ...ann.events] },
-        extras: item.extras,
-      };
-    });
+      spansOut.push(
+        ann ? { span: { ...item.span, attributes: { ...item.span.attributes, ...ann.attributes }, events: [...item.span.events, ...ann.events] }, extras: item.extras } : item,
+      );
+    }
     for (const c of result.carriers) spansOut.push({ span: c });
     if (result.carriers.length) m.carrierSpans.inc(result.carriers.length);
 
@@ -497,6 +498,7 @@ export class Pipeline {
       for (const [t, n] of lt) d.store.touch(t, 0, n);
     }
     for (const f of result.findings) {
+      if (slice.due()) await slice.pause();
       m.findings.inc({ kind: f.kind, seam: f.seam });
       const view = d.store.add(f, f.tenant ?? tenantOf.get(spanKey(f.span)));
       if (!d.downstream && d.config.embedded.print) d.stdout(findingLine(view));
@@ -510,7 +512,7 @@ export class Pipeline {
     };
     if (d.downstream && !(d.downstream.exportTraceBytes && layout && !json)) readWhole();
     const payload = d.downstream?.exportTraceBytes && spansOut.length
-      ? onwardTracePayload({ layout, spans, annotations: result.annotations, carriers: result.carriers, spansOut, json })
+      ? await onwardTracePayload({ layout, spans, annotations: result.annotations, carriers: result.carriers, spansOut, json }, slice)
       : undefined;
     if (!payload && d.downstream) readWhole();
     const prepared: Prepared = { spansOut, evaluations, findings: result.findings.length, foreignLogs: ownForeign, done: { traces: spansOut.length === 0, logs: batch.signal !== 'logs', evaluations: evaluations.length === 0 }, at: this.now(), bytes: batch.body.byteLength, ...(payload ? { payload } : {}), ...(held ? { state: { hold: held, settled: false } } : {}) };
@@ -519,7 +521,7 @@ export class Pipeline {
 
   /**
    * core.process over the input trace by trace (as the core itself splits it), giving the event
-   * loop a turn every ANALYSIS_SLICE_MS, so health probes and other requests are answered while a
+   * loop a turn every SERVICE_SLICE_MS (TimeSlice), so health probes and other requests are answered while a
    * large batch is analysed; one batch at a time, in the order they got here.
    */
   private async analyse(input: ProcessInput): Promise<ProcessResult> {
@@ -531,7 +533,7 @@ export class Pipeline {
       const parts = traceChunks(input);
       if (parts.length <= 1) return this.d.core.process(input);
       const result: ProcessResult = { annotations: new Map(), carriers: [], findings: [], diagnostics: [] };
-      let slice = performance.now();
+      const slice = new TimeSlice();
       for (const part of parts) {
         const r = this.d.core.process(part);
         for (const [key, ann] of r.annotations) {
@@ -546,10 +548,7 @@ export class Pipeline {
         for (const f of r.findings) result.findings.push(f);
         for (const dg of r.diagnostics) result.diagnostics.push(dg);
         if (r.foreignLogs) result.foreignLogs = [...(result.foreignLogs ?? []), ...r.foreignLogs];
-        if (performance.now() - slice >= ANALYSIS_SLICE_MS) {
-          await new Promise<void>((res) => setImmediate(res));
-          slice = performance.now();
-        }
+        if (slice.due()) await slice.pause();
       }
       return result;
     } finally {

@@ -11,6 +11,7 @@ import { readTraceLayout } from '../../src/otlp/trace-layout.js';
 import { rebuildTraceRequest } from '../../src/otlp/forward-bytes.js';
 import { encodeTraceRequest } from '../../src/otlp/encode-traces.js';
 import { onwardTracePayload } from '../../src/service/onward.js';
+import { TimeSlice } from '../../src/service/time-slice.js';
 import { decodeTraceBody } from '../../src/service/decode.js';
 import { spanKey, type SpanData } from '../../src/model/telemetry.js';
 import { LIBRARIES, loadFixture } from '../helpers/fixtures.js';
@@ -161,7 +162,7 @@ function varint(n: number): Buffer {
 
 const FINDING = { name: 'footprint.finding', timeUnixNano: 1730000000223456789n, attributes: { 'footprint.finding.kind': 'unsupported-argument', 'footprint.finding.message': 'x é' } };
 
-function payload(body: Uint8Array, annotations: Map<string, { attributes: Record<string, number | string>; events: SpanData['events'] }>, carriers: SpanData[] = []) {
+async function payload(body: Uint8Array, annotations: Map<string, { attributes: Record<string, number | string>; events: SpanData['events'] }>, carriers: SpanData[] = []) {
   const decoded = decodeTraceBody(body, 'protobuf', 'http');
   expect(decoded.ok).toBe(true);
   if (!decoded.ok) throw new Error(decoded.error);
@@ -171,22 +172,43 @@ function payload(body: Uint8Array, annotations: Map<string, { attributes: Record
     return ann ? { span: { ...item.span, attributes: { ...item.span.attributes, ...ann.attributes }, events: [...item.span.events, ...ann.events] }, extras: item.extras } : item;
   });
   for (const c of carriers) spansOut.push({ span: c, extras: {} });
-  const pieces = onwardTracePayload({ layout: decoded.value.layout, spans, annotations, carriers, spansOut, json: false });
+  const pieces = await onwardTracePayload({ layout: decoded.value.layout, spans, annotations, carriers, spansOut, json: false });
   expect(pieces).toBeDefined();
   return { out: Buffer.concat(pieces!), pieces: pieces!, spans, spansOut };
 }
 
 describe('onward bytes: the original request, findings appended to the spans they concern', () => {
-  it('nothing to add: the very bytes that came in', () => {
-    const { out } = payload(BODY, new Map());
+  it('with its time slice spent, it gives the event loop a turn between annotated spans and makes the same bytes', async () => {
+    const spans = laidOut(BODY);
+    const ann = new Map(spans.map((s) => [spanKey(s.span), { attributes: { 'footprint.findings.count': 1 }, events: [FINDING] }]));
+    const { out } = await payload(BODY, ann);
+    const decoded = decodeTraceBody(BODY, 'protobuf', 'http');
+    if (!decoded.ok) throw new Error(decoded.error);
+    let turns = 0;
+    const tick = () => {
+      turns++;
+      if (turns < 1000) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const before = turns;
+    const sliced = await onwardTracePayload(
+      { layout: decoded.value.layout, spans: decoded.value.spans, annotations: ann, carriers: [], spansOut: decoded.value.spans, json: false },
+      new TimeSlice(0),
+    );
+    expect(turns - before).toBeGreaterThanOrEqual(spans.length - 1);
+    expect(Buffer.compare(Buffer.concat(sliced!), Buffer.from(out))).toBe(0);
+  });
+
+  it('nothing to add: the very bytes that came in', async () => {
+    const { out } = await payload(BODY, new Map());
     expect(Buffer.compare(Buffer.from(out), Buffer.from(BODY))).toBe(0);
   });
 
-  it('a finding on one span: it decodes to the same spans plus the finding; every other span is its original bytes', () => {
+  it('a finding on one span: it decodes to the same spans plus the finding; every other span is its original bytes', async () => {
     const spans = laidOut(BODY);
     const target = spans[1]!.span;
     const ann = new Map([[spanKey(target), { attributes: { 'footprint.findings.count': 1 }, events: [FINDING] }]]);
-    const { out, spansOut } = payload(BODY, ann);
+    const { out, spansOut } = await payload(BODY, ann);
     const back = decodeTraceRequestProto(out);
     expect(back.ok).toBe(true);
     if (!back.ok) return;
@@ -210,19 +232,19 @@ describe('onward bytes: the original request, findings appended to the spans the
     }
   });
 
-  it('a span with an unusable id is left out (it was rejected), the rest go on', () => {
+  it('a span with an unusable id is left out (it was rejected), the rest go on', async () => {
     const body = request([[span('eee19b7ec3c1b174', 'one'), span('0000000000000000', 'bad')], [span('eee19b7ec3c1b176', 'three')], [span('eee19b7ec3c1b177', 'four')]]);
-    const { out, spans } = payload(body, new Map());
+    const { out, spans } = await payload(body, new Map());
     expect(spans).toHaveLength(3);
     const back = decodeTraceRequestProto(out);
     expect(back.ok && back.value.spans.map((s) => s.span.name)).toEqual(['one', 'three', 'four']);
     expect(back.ok && back.value.rejected).toBe(0);
   });
 
-  it('an attribute the span already has is replaced, not written twice', () => {
+  it('an attribute the span already has is replaced, not written twice', async () => {
     const body = request([[span('eee19b7ec3c1b174', 'one', { attributes: [{ key: 'footprint.findings.count', value: { intValue: 9 } }] })], [], []]);
     const target = laidOut(body)[0]!.span;
-    const { out } = payload(body, new Map([[spanKey(target), { attributes: { 'footprint.findings.count': 1 }, events: [FINDING] }]]));
+    const { out } = await payload(body, new Map([[spanKey(target), { attributes: { 'footprint.findings.count': 1 }, events: [FINDING] }]]));
     const raw = canon(out) as { resourceSpans: { scopeSpans: { spans: { attributes: { key: string }[] }[] }[] }[] };
     const keys = raw.resourceSpans[0]!.scopeSpans[0]!.spans[0]!.attributes.map((a) => a.key);
     expect(keys.filter((k) => k === 'footprint.findings.count')).toHaveLength(1);
@@ -230,9 +252,9 @@ describe('onward bytes: the original request, findings appended to the spans the
     expect(back.ok && back.value.spans[0]!.span.attributes['footprint.findings.count']).toBe(1);
   });
 
-  it('carrier spans are appended as ResourceSpans of their own', () => {
+  it('carrier spans are appended as ResourceSpans of their own', async () => {
     const carrier: SpanData = { traceId: '5b8efff798038103d269b633813fc60c', spanId: 'aaaaaaaaaaaaaaaa', parentSpanId: 'eee19b7ec3c1b174', name: 'footprint.findings', kind: 1, startTimeUnixNano: 1n, endTimeUnixNano: 2n, attributes: {}, events: [FINDING], status: { code: 0 }, resource: { 'service.name': 'a' }, scope: { name: 'footprint-otel' } };
-    const { out } = payload(BODY, new Map(), [carrier]);
+    const { out } = await payload(BODY, new Map(), [carrier]);
     const back = decodeTraceRequestProto(out);
     expect(back.ok && back.value.spans.map((s) => s.span.name)).toEqual(['one', 'two', 'three', 'four', 'footprint.findings']);
     expect(Buffer.from(out).subarray(0, BODY.length).equals(Buffer.from(BODY))).toBe(true);
@@ -245,12 +267,12 @@ describe('onward bytes: the original request, findings appended to the spans the
     expect(pieces[0]).toBe(BODY);
   });
 
-  it('the original bytes are not copied: runs of untouched fields are views of the request, one piece a run', () => {
+  it('the original bytes are not copied: runs of untouched fields are views of the request, one piece a run', async () => {
     const many = Array.from({ length: 200 }, (_, i) => span(`eee19b7ec3c1${(0xb200 + i).toString(16)}`, `s${i}`));
     const body = request([many, [span('eee19b7ec3c1b176', 'three')], [span('eee19b7ec3c1b177', 'four')]]);
     const spans = laidOut(body);
     const ann = new Map([[spanKey(spans[100]!.span), { attributes: { 'footprint.findings.count': 1 }, events: [FINDING] }]]);
-    const { pieces, out } = payload(body, ann);
+    const { pieces, out } = await payload(body, ann);
     const views = pieces.filter((p) => p.buffer === body.buffer);
     // Every original byte but the rewritten span's tag and length and its resource's and scope's
     // headers arrives as a view of the request.
