@@ -11,7 +11,7 @@ import { VALUE_SEARCH_LIMITS, type Limits } from '../limits.js';
 import { buildFrame, resultText, type Frame } from './frame.js';
 import { servedKey, type ConversationState, type ConversationStore } from './conversations.js';
 import { ledgerRowOf } from './ledger-row.js';
-import { argumentsLost, lastUserMessage as lastUserIndex, rowOfCall, windowCallArguments, windowCalls, windowExecution } from './window-reads.js';
+import { argumentsLost, lastUserMessage as lastUserIndex, rowOfCall, windowCallArguments, windowCalls, windowExecution, withoutRow } from './window-reads.js';
 import { withSoleArgument } from './sole-argument.js';
 import { unsupportedArguments, UNSUPPORTED_ARGUMENT, type DerivedUse, type EarlierServed, type ExternalGroundUse } from '../checks/unsupported-argument.js';
 import { danglingReferences } from '../checks/dangling-reference.js';
@@ -344,7 +344,9 @@ export function checkExecution(ctx: SeamContext, state: ConversationState, ex: T
  * earlier turn's call seen first here belongs to a turn whose trace is not known.
  */
 function recordWindowReads(ctx: SeamContext, state: ConversationState, req: LlmRequest, out: SeamOutcome): void {
-  for (const c of windowCalls(req.input)) {
+  // A long conversation's window repeats every earlier result, most with their row by now: only
+  // the others are paired (rowOfCall below still decides, for rows recorded without an id).
+  for (const c of windowCalls(req.input, withoutRow(state.ledger))) {
     const chosen = state.chosen.get(c.callId);
     if (!chosen && !c.thisTurn) continue;
     const toolName = c.toolName ?? chosen?.toolName;

@@ -33,8 +33,12 @@ export function lastUserMessage(input: readonly Message[]): number {
   return -1;
 }
 
-/** Every tool result of the window that carries a call id, in window order (the first result of an id only). */
-export function windowCalls(input: readonly Message[]): WindowCall[] {
+/**
+ * Every tool result of the window that carries a call id, in window order (the first result of an
+ * id only); with `only`, just the results (and calls) of the ids it accepts, so a caller that
+ * wants few of a long window's results pays for those alone.
+ */
+export function windowCalls(input: readonly Message[], only?: (callId: string) => boolean): WindowCall[] {
   const lastUser = lastUserMessage(input);
   const calls = new Map<string, { name: string; arguments: unknown; message: number }>();
   const seen = new Set<string>();
@@ -42,10 +46,10 @@ export function windowCalls(input: readonly Message[]): WindowCall[] {
   for (let i = 0; i < input.length; i++) {
     for (const p of input[i]!.parts) {
       if (p.type === 'tool-call') {
-        if (p.id !== undefined && p.id !== '' && !calls.has(p.id)) calls.set(p.id, { name: p.name, arguments: p.arguments, message: i });
+        if (p.id !== undefined && p.id !== '' && !calls.has(p.id) && (only === undefined || only(p.id))) calls.set(p.id, { name: p.name, arguments: p.arguments, message: i });
         continue;
       }
-      if (p.type !== 'tool-result' || p.id === undefined || p.id === '' || seen.has(p.id)) continue;
+      if (p.type !== 'tool-result' || p.id === undefined || p.id === '' || seen.has(p.id) || (only !== undefined && !only(p.id))) continue;
       seen.add(p.id);
       const call = calls.get(p.id);
       const toolName = p.name ?? call?.name;
@@ -103,6 +107,15 @@ function indexOf(ledger: readonly LedgerRow[]): LedgerIndex {
     else if (!ix.byId.has(id)) ix.byId.set(id, ix.seen);
   }
   return ix;
+}
+
+/** A test of call ids: true for an id the ledger has no row recorded with (rowOfCall's indexed path), the index read once. */
+export function withoutRow(ledger: readonly LedgerRow[]): (callId: string) => boolean {
+  const byId = indexOf(ledger).byId;
+  return (callId) => {
+    const at = byId.get(callId);
+    return at === undefined || ledger[at]!.callId !== callId;
+  };
 }
 
 /**
