@@ -641,8 +641,13 @@ function argumentValues(args: unknown, max: number): string[] {
 /** The conversation's writes that went through (tools declared or inferred `readOnly: false`), with their argument values. */
 function conversationWrites(ledger: readonly LedgerRow[], declarationOf: (name: string) => { readOnly?: boolean } | undefined, max: number): PriorWrite[] {
   const out: PriorWrite[] = [];
+  // A conversation has few tools and up to maxCallsPerConversation rows: each tool asked once.
+  const isWrite = new Map<string, boolean>();
   for (const r of ledger) {
-    if (r.request === undefined || declarationOf(r.toolName)?.readOnly !== false) continue;
+    if (r.request === undefined) continue;
+    let write = isWrite.get(r.toolName);
+    if (write === undefined) isWrite.set(r.toolName, (write = declarationOf(r.toolName)?.readOnly === false));
+    if (!write) continue;
     // A write that failed or was refused changed nothing.
     if (r.outcome !== 'ran' || r.reading.refusal !== undefined || r.reading.absence?.notFound !== undefined) continue;
     out.push({ toolName: r.toolName, ...(r.callId ? { callId: r.callId } : {}), request: r.request, values: argumentValues(r.arguments, max) });

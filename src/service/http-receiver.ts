@@ -387,6 +387,11 @@ function readBody(req: IncomingMessage, limit: number, withinBudget: (size: numb
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
+    // With a Content-Length, each chunk is copied into the body as it arrives: an 18 MB body made
+    // in one concatenation at its end held the thread ~70 ms (measured under the flood). A body
+    // that turns out longer than it said goes back to the chunk list.
+    const declared = Number(req.headers['content-length']);
+    let into: Buffer | undefined = Number.isSafeInteger(declared) && declared > 0 && declared <= limit ? Buffer.allocUnsafe(declared) : undefined;
     const done = (v: Buffer | 'too-large' | 'aborted' | 'over-budget') => {
       if (settled) return;
       settled = true;
@@ -402,14 +407,28 @@ function readBody(req: IncomingMessage, limit: number, withinBudget: (size: numb
       }
       if (!withinBudget(size)) {
         chunks.length = 0;
+        into = undefined;
         done('over-budget');
         return;
       }
+      if (into !== undefined && size <= into.length) {
+        c.copy(into, size - c.length);
+        return;
+      }
+      if (into !== undefined) {
+        chunks.push(into.subarray(0, size - c.length));
+        into = undefined;
+      }
       chunks.push(c);
     });
-    // One concatenation: 'close' follows 'end', and its argument would be built before done()
-    // looked at `settled` (a second 4.5 MB copy of every large body, ~5 % of the service's CPU).
+    // One concatenation at most: 'close' follows 'end', and its argument would be built before
+    // done() looked at `settled` (a second 4.5 MB copy of every large body, ~5 % of the service's CPU).
     const whole = () => {
+      if (into !== undefined) {
+        const body = size === into.length ? into : into.subarray(0, size);
+        into = undefined;
+        return body;
+      }
       const body = Buffer.concat(chunks, size);
       chunks.length = 0;
       return body;

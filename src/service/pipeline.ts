@@ -15,7 +15,6 @@ import type { LogData, SpanData } from '../model/telemetry.js';
 import { spanKey } from '../model/telemetry.js';
 import type { CoreStats, ProcessInput, ProcessResult } from '../runs/footprint.js';
 import type { DecodedTraceSpan, PartialSuccess } from '../otlp/proto.js';
-import { encodeLogsRequestProto } from '../otlp/proto.js';
 import { fitBytes } from '../findings/events.js';
 import { evaluationRecords } from './evaluation-records.js';
 import { tallyMessage, type DecodeTally } from '../otlp/decode-tally.js';
@@ -24,6 +23,7 @@ import type { Pieces } from '../otlp/forward-bytes.js';
 import type { ServiceConfig } from './config.js';
 import { onwardTracePayload } from './onward.js';
 import { TimeSlice } from './time-slice.js';
+import { encodeLogsBody } from './logs-body.js';
 import { batchKey } from './batch-key.js';
 import type { Downstream, ExportOutcome } from './downstream.js';
 import type { FindingsStore } from './findings-store.js';
@@ -395,7 +395,7 @@ export class Pipeline {
       if (!ds.hasLogs || p.evaluations.length === 0) p.done.evaluations = true;
       else {
         tasks.push(
-          ds.forwardLogs(encodeLogsRequestProto(p.evaluations), N.CONTENT_TYPE_PROTOBUF).then((o) => {
+          encodeLogsBody(p.evaluations, new TimeSlice()).then((body) => ds.forwardLogs(body, N.CONTENT_TYPE_PROTOBUF)).then((o) => {
             if (o.ok) {
               p.done.evaluations = true;
               m.evaluations.inc({ outcome: 'forwarded' }, p.evaluations.length);
