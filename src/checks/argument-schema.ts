@@ -13,6 +13,7 @@
 
 import { CONTENT_NOT_CAPTURED } from './catalog.js';
 import type { ArmedBy, CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
+import { newTally, addUnreachable } from '../model/finding.js';
 import type { ToolCall } from '../model/agent.js';
 import type { SchemaVerdict, SchemaViolation } from '../model/schema.js';
 import type { SpanRef } from '../model/telemetry.js';
@@ -159,14 +160,11 @@ export function namedViolations(violations: readonly SchemaViolation[]): SchemaV
 }
 
 export function argumentSchemas(input: ArgumentSchemaInput): ArgumentSchemaOutcome {
-  const tally: CheckTally = { check: ARGUMENT_SCHEMA, seam: 'choice', checked: 0, findings: 0, notApplicable: 0, unreachable: 0, unreachableReasons: {} };
+  const tally: CheckTally = newTally(ARGUMENT_SCHEMA, 'choice');
   const findings: Finding[] = [];
   const badSchemas: { toolName: string; reason: string }[] = [];
   const cap = input.quotedValueChars;
-  const unreachable = (reason: string) => {
-    tally.unreachable++;
-    tally.unreachableReasons[reason] = (tally.unreachableReasons[reason] ?? 0) + 1;
-  };
+  const unreachable = (reason: string) => addUnreachable(tally, reason);
   for (const [position, call] of input.toolCalls.entries()) {
     const schema = input.schemaOf(call.name);
     if (!schema) {

@@ -16,6 +16,7 @@
 
 import { CONTENT_NOT_CAPTURED } from './catalog.js';
 import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
+import { newTally, addUnreachable } from '../model/finding.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
 import { armedByInference } from './arming.js';
@@ -113,11 +114,10 @@ function sizesList(sets: readonly RowSet[], cap: number): string {
 }
 
 export function countMismatches(input: CountMismatchInput): CheckOutcome {
-  const tally: CheckTally = { check: COUNT_MISMATCH, seam: 'answer', checked: 0, findings: 0, notApplicable: 0, unreachable: 0, unreachableReasons: {} };
+  const tally: CheckTally = newTally(COUNT_MISMATCH, 'answer');
   const findings: Finding[] = [];
   if (input.answerText === undefined) {
-    tally.unreachable = 1;
-    tally.unreachableReasons[CONTENT_NOT_CAPTURED] = 1;
+    addUnreachable(tally, CONTENT_NOT_CAPTURED);
     return { findings, tally };
   }
   const clauses = countClauses(input.answerText);

@@ -15,6 +15,7 @@
 import { andList, orList } from '../findings/phrases.js';
 import { CONTENT_NOT_CAPTURED } from './catalog.js';
 import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
+import { newTally } from '../model/finding.js';
 import type { SpanRef } from '../model/telemetry.js';
 import type { ToolDeclaration } from '../declarations/types.js';
 import { sourcesInferred } from '../declarations/inferred.js';
@@ -51,7 +52,7 @@ interface DanglingTool {
 }
 
 function emptyTally(): CheckTally {
-  return { check: DANGLING_REFERENCE, seam: 'offer', checked: 0, findings: 0, notApplicable: 0, unreachable: 0, unreachableReasons: {} };
+  return newTally(DANGLING_REFERENCE, 'offer');
 }
 
 

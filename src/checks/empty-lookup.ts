@@ -19,6 +19,7 @@
 
 import { RESULT_NOT_CAPTURED } from './catalog.js';
 import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
+import { newTally, addUnreachable } from '../model/finding.js';
 import type { LedgerRow } from '../model/ledger.js';
 import type { ToolDeclaration } from '../declarations/types.js';
 import { DEFAULT_LIMITS } from '../limits.js';
@@ -62,12 +63,11 @@ export interface EmptyLookupInput {
 }
 
 function emptyTally(): CheckTally {
-  return { check: EMPTY_LOOKUP, seam: 'write', checked: 0, findings: 0, notApplicable: 0, unreachable: 0, unreachableReasons: {} };
+  return newTally(EMPTY_LOOKUP, 'write');
 }
 
 function unreachable(tally: CheckTally, reason: string): CheckOutcome {
-  tally.unreachable++;
-  tally.unreachableReasons[reason] = (tally.unreachableReasons[reason] ?? 0) + 1;
+  addUnreachable(tally, reason);
   return { findings: [], tally };
 }
 

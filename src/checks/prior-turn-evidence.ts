@@ -13,6 +13,7 @@
 // place to look, never a verdict. Pure function: no I/O, no clocks, no globals.
 
 import type { CheckOutcome, CheckTally, Witness } from '../model/finding.js';
+import { newTally } from '../model/finding.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
 import type { GroundedToken } from './unsupported-value.js';
@@ -75,7 +76,7 @@ function whyMayHaveMoved(input: PriorTurnEvidenceInput): string | undefined {
 const NOTHING_BLOCKED = 'Nothing here blocked the answer.';
 
 export function priorTurnEvidence(input: PriorTurnEvidenceInput): CheckOutcome {
-  const tally: CheckTally = { check: PRIOR_TURN_EVIDENCE, seam: 'answer', checked: 0, findings: 0, notApplicable: 0, unreachable: 0, unreachableReasons: {} };
+  const tally: CheckTally = newTally(PRIOR_TURN_EVIDENCE, 'answer');
   const unreachable = (reason: string) => {
     tally.unreachable = 1;
     tally.unreachableReasons[reason] = 1;

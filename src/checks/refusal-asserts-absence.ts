@@ -11,6 +11,7 @@
 
 import { CONTENT_NOT_CAPTURED } from './catalog.js';
 import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
+import { newTally } from '../model/finding.js';
 import type { LedgerRow } from '../model/ledger.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
@@ -67,7 +68,7 @@ export function blamedReads(
 }
 
 export function refusalAssertsAbsence(input: RefusalAssertsAbsenceInput): CheckOutcome {
-  const tally: CheckTally = { check: REFUSAL_ASSERTS_ABSENCE, seam: 'answer', checked: 0, findings: 0, notApplicable: 0, unreachable: 0, unreachableReasons: {} };
+  const tally: CheckTally = newTally(REFUSAL_ASSERTS_ABSENCE, 'answer');
   const findings: Finding[] = [];
   const reads = turnReads(input.rows, input.isRead);
   const refused = reads.filter((r) => r.refusal !== undefined);

@@ -17,6 +17,7 @@
 import { CONTENT_NOT_CAPTURED } from './catalog.js';
 import { canonical } from './absence-reads.js';
 import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
+import { newTally, addUnreachable } from '../model/finding.js';
 import type { ToolCall } from '../model/agent.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
@@ -128,15 +129,14 @@ function couldChange(between: TurnCall, callValues: ReadonlySet<string>, readOnl
 }
 
 export function repeatedCalls(input: RepeatedCallInput): CheckOutcome {
-  const tally: CheckTally = { check: REPEATED_CALL, seam: 'choice', checked: 0, findings: 0, notApplicable: 0, unreachable: 0, unreachableReasons: {} };
+  const tally: CheckTally = newTally(REPEATED_CALL, 'choice');
   const findings: Finding[] = [];
   const cap = input.quotedValueChars;
   const asked = input.userMessage !== undefined && ASKS_AGAIN.test(input.userMessage);
   const keys = input.turnCalls.map((c) => `${c.toolName}\u0000${canonical(c.arguments)}`);
   for (const [position, call] of input.toolCalls.entries()) {
     if (call.arguments === undefined) {
-      tally.unreachable++;
-      tally.unreachableReasons[CONTENT_NOT_CAPTURED] = (tally.unreachableReasons[CONTENT_NOT_CAPTURED] ?? 0) + 1;
+      addUnreachable(tally, CONTENT_NOT_CAPTURED);
       continue;
     }
     tally.checked++;

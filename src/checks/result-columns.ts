@@ -13,6 +13,7 @@
 
 import { RESULT_NOT_CAPTURED } from './catalog.js';
 import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
+import { newTally } from '../model/finding.js';
 import type { LedgerRow } from '../model/ledger.js';
 import type { ColumnDeclaration, ColumnType, ToolDeclaration } from '../declarations/types.js';
 import { DEFAULT_LIMITS } from '../limits.js';
@@ -35,7 +36,7 @@ export interface ResultColumnsInput {
 }
 
 function emptyTally(): CheckTally {
-  return { check: RESULT_COLUMNS, seam: 'write', checked: 0, findings: 0, notApplicable: 0, unreachable: 0, unreachableReasons: {} };
+  return newTally(RESULT_COLUMNS, 'write');
 }
 
 function has(row: Record<string, unknown>, column: string): boolean {

@@ -18,6 +18,7 @@
 
 import { CONTENT_NOT_CAPTURED } from './catalog.js';
 import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
+import { newTally, addUnreachable } from '../model/finding.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
 import { armedByInference } from './arming.js';
@@ -205,11 +206,10 @@ function mentioned(text: string, index: ReadonlyMap<string, ServedEntity[]>): st
 }
 
 export function statusContradictions(input: StatusContradictionInput): CheckOutcome {
-  const tally: CheckTally = { check: STATUS_CONTRADICTION, seam: 'answer', checked: 0, findings: 0, notApplicable: 0, unreachable: 0, unreachableReasons: {} };
+  const tally: CheckTally = newTally(STATUS_CONTRADICTION, 'answer');
   const findings: Finding[] = [];
   if (input.answerText === undefined) {
-    tally.unreachable = 1;
-    tally.unreachableReasons[CONTENT_NOT_CAPTURED] = 1;
+    addUnreachable(tally, CONTENT_NOT_CAPTURED);
     return { findings, tally };
   }
   // Only a claim whose words hold something shaped like an identifier can name a served entity.

@@ -17,6 +17,7 @@
 
 import { CONTENT_NOT_CAPTURED } from './catalog.js';
 import type { ArmedBy, CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
+import { newTally, addUnreachable } from '../model/finding.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
 import { armedByInference } from './arming.js';
@@ -167,11 +168,10 @@ function namedCalls(clause: ActionClause, calls: readonly ActionCall[]): ActionC
 const failed = (c: ActionCall) => c.ending === 'failed' || c.ending === 'refused' || c.ending === 'not-found';
 
 export function unconfirmedActions(input: UnconfirmedActionInput): CheckOutcome {
-  const tally: CheckTally = { check: UNCONFIRMED_ACTION, seam: 'answer', checked: 0, findings: 0, notApplicable: 0, unreachable: 0, unreachableReasons: {} };
+  const tally: CheckTally = newTally(UNCONFIRMED_ACTION, 'answer');
   const findings: Finding[] = [];
   if (input.answerText === undefined) {
-    tally.unreachable = 1;
-    tally.unreachableReasons[CONTENT_NOT_CAPTURED] = 1;
+    addUnreachable(tally, CONTENT_NOT_CAPTURED);
     return { findings, tally };
   }
   const clauses = actionClauses(input.answerText);

@@ -15,6 +15,7 @@
 import { orList } from '../findings/phrases.js';
 import type { ToolCall } from '../model/agent.js';
 import type { CheckTally, Finding, Witness } from '../model/finding.js';
+import { newTally } from '../model/finding.js';
 import type { SpanRef } from '../model/telemetry.js';
 import type { ToolDeclaration } from '../declarations/types.js';
 import type { Frame, ServedString } from '../model/frame.js';
@@ -125,7 +126,7 @@ export type Grounding =
 const NOTHING_BLOCKED = 'Nothing here blocked the call.';
 
 function emptyTally(): CheckTally {
-  return { check: UNSUPPORTED_ARGUMENT, seam: 'choice', checked: 0, findings: 0, notApplicable: 0, unreachable: 0, unreachableReasons: {} };
+  return newTally(UNSUPPORTED_ARGUMENT, 'choice');
 }
 
 /**

@@ -14,6 +14,7 @@
 import { CONTENT_NOT_CAPTURED } from './catalog.js';
 import type { ClaimDeclaration } from '../declarations/types.js';
 import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
+import { newTally, addUnreachable } from '../model/finding.js';
 import type { LedgerRow } from '../model/ledger.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
@@ -148,14 +149,11 @@ function factRows(rows: readonly LedgerRow[]): Map<string, FactRow[]> {
 }
 
 export function unsupportedClaims(input: UnsupportedClaimInput): CheckOutcome {
-  const tally: CheckTally = { check: UNSUPPORTED_CLAIM, seam: 'answer', checked: 0, findings: 0, notApplicable: 0, unreachable: 0, unreachableReasons: {} };
+  const tally: CheckTally = newTally(UNSUPPORTED_CLAIM, 'answer');
   const findings: Finding[] = [];
   const claims = Object.entries(input.claims ?? {});
   if (claims.length === 0) return { findings, tally };
-  const unreachable = (reason: string) => {
-    tally.unreachable++;
-    tally.unreachableReasons[reason] = (tally.unreachableReasons[reason] ?? 0) + 1;
-  };
+  const unreachable = (reason: string) => addUnreachable(tally, reason);
   if (input.answerText === undefined) {
     for (let i = 0; i < claims.length; i++) unreachable(CONTENT_NOT_CAPTURED);
     return { findings, tally };

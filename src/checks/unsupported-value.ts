@@ -22,6 +22,7 @@
 
 import { CONTENT_NOT_CAPTURED } from './catalog.js';
 import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
+import { newTally, addUnreachable } from '../model/finding.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
 import { GROUNDING_ASSISTANT_ONLY, GROUNDING_NOWHERE } from '../findings/names.js';
@@ -197,13 +198,11 @@ function answerValues(answer: string, tokens: readonly DataToken[], forms: reado
 const NOTHING_BLOCKED = 'Nothing here blocked the answer.';
 
 function emptyTally(): CheckTally {
-  return { check: UNSUPPORTED_VALUE, seam: 'answer', checked: 0, findings: 0, notApplicable: 0, unreachable: 0, unreachableReasons: {} };
+  return newTally(UNSUPPORTED_VALUE, 'answer');
 }
 
 function bump(tally: CheckTally, reason: string, n: number): void {
-  if (n <= 0) return;
-  tally.unreachable += n;
-  tally.unreachableReasons[reason] = (tally.unreachableReasons[reason] ?? 0) + n;
+  if (n > 0) addUnreachable(tally, reason, n);
 }
 
 /** A tool result that says the tool accepted its arguments: it holds something and is no error. */

@@ -5,6 +5,7 @@
 import { plural } from './phrases.js';
 import type { Attributes, SpanEventData } from '../model/telemetry.js';
 import type { CheckTally } from '../model/finding.js';
+import { newTally } from '../model/finding.js';
 import type { RegisteredCheck } from '../model/finding.js';
 import { fitBytes } from './events.js';
 import * as N from './names.js';
@@ -13,7 +14,7 @@ import * as N from './names.js';
 export function dispositionRows(catalog: readonly RegisteredCheck[], tallies: readonly CheckTally[]): CheckTally[] {
   return catalog.map((c) => {
     const t = tallies.find((x) => x.check === c.id);
-    return t ? { ...t, unreachableReasons: { ...t.unreachableReasons } } : { check: c.id, seam: c.seam, checked: 0, findings: 0, notApplicable: 0, unreachable: 0, unreachableReasons: {} };
+    return t ? { ...t, unreachableReasons: { ...t.unreachableReasons } } : newTally(c.id, c.seam);
   });
 }
 

@@ -70,6 +70,17 @@ export interface CheckTally {
   unreachableReasons: Record<string, number>;
 }
 
+/** The tally of a check that has met nothing yet (every check starts from one). */
+export function newTally(check: string, seam: Seam): CheckTally {
+  return { check, seam, checked: 0, findings: 0, notApplicable: 0, unreachable: 0, unreachableReasons: {} };
+}
+
+/** Counts `n` encounters as unreachable, for `reason`. */
+export function addUnreachable(tally: CheckTally, reason: string, n = 1): void {
+  tally.unreachable += n;
+  tally.unreachableReasons[reason] = (tally.unreachableReasons[reason] ?? 0) + n;
+}
+
 export interface CheckOutcome {
   findings: Finding[];
   tally: CheckTally;
