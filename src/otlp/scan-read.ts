@@ -6,12 +6,10 @@
 // kind, times, status, resource and scope; `whole()` decodes the rest). The result equals
 // tracesOfMessage(whole decode, light = true); `undefined` (never a throw) whenever it cannot be
 // sure, and the caller reads the request the ordinary way. Never interprets span content.
-// readTracesLightAsync reads the same, giving the event loop a turn every SLICE_MS of reading
+// readTracesLightAsync reads the same, pausing whenever the caller's time slice is spent
 // (issue 31: an 18 MB request took the thread for over a second and /healthz waited).
 
 import protobuf from 'protobufjs';
-import { performance } from 'node:perf_hooks';
-import { SERVICE_SLICE_MS } from '../limits.js';
 import type { SpanData, StatusCode } from '../model/telemetry.js';
 import { newTally } from './decode-tally.js';
 import { OtlpTypes } from './otlp-schema.js';
@@ -99,18 +97,20 @@ export function readTracesLight(body: Uint8Array, where: string): LightRead {
   }
 }
 
-/** readTracesLight, giving the event loop a turn (setImmediate) every SERVICE_SLICE_MS of reading. */
-export async function readTracesLightAsync(body: Uint8Array, where: string): Promise<LightRead> {
+/** What gives the event loop a turn between reading steps (the service's TimeSlice). */
+export interface ReadingSlice {
+  due(): boolean;
+  pause(): Promise<void>;
+}
+
+/** readTracesLight, pausing between steps whenever `slice` says its time is spent. */
+export async function readTracesLightAsync(body: Uint8Array, where: string, slice: ReadingSlice): Promise<LightRead> {
   try {
     const steps = read(body, where);
-    let sliceStart = performance.now();
     for (;;) {
       const n = steps.next();
       if (n.done) return n.value;
-      if (performance.now() - sliceStart >= SERVICE_SLICE_MS) {
-        await new Promise<void>((r) => setImmediate(r));
-        sliceStart = performance.now();
-      }
+      if (slice.due()) await slice.pause();
     }
   } catch {
     return undefined;

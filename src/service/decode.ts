@@ -12,6 +12,7 @@ import { decodeLogsRequest, decodeTraceRequest, type DecodedDocument } from '../
 import { decodeLogsRequestProto, decodeTraceRequestProto, tracesOfMessage, type DecodeResult, type DecodedTraceSpan } from '../otlp/proto.js';
 import { readTraceLayout } from '../otlp/trace-layout.js';
 import { readTracesLight, readTracesLightAsync } from '../otlp/scan-read.js';
+import { TimeSlice } from './time-slice.js';
 import { decodedCost } from './admission.js';
 import { shapesOf, type TraceFileShape } from '../otlp/trace-file.js';
 import { mayHoldSurrogateEscapes, newTally, scrubSurrogates, type DecodeTally } from '../otlp/decode-tally.js';
@@ -48,7 +49,7 @@ export function decodeTraceBody(body: Uint8Array, encoding: Encoding, transport:
 
 /** decodeTraceBody, giving the event loop a turn while a protobuf body is read. */
 export async function decodeTraceBodyAsync(body: Uint8Array, encoding: Encoding, transport: Transport): Promise<DecodeResult<TraceBatch>> {
-  return traceBodyOf(body, encoding, transport, encoding === 'protobuf' ? await readTracesLightAsync(body, transport) : undefined);
+  return traceBodyOf(body, encoding, transport, encoding === 'protobuf' ? await readTracesLightAsync(body, transport, new TimeSlice()) : undefined);
 }
 
 function traceBodyOf(body: Uint8Array, encoding: Encoding, transport: Transport, scanned: ReturnType<typeof readTracesLight>): DecodeResult<TraceBatch> {

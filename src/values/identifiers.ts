@@ -15,7 +15,8 @@ export const MIN_IDENTIFIER_ALNUM = 6;
 const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}_\-./:#]*[\p{L}\p{N}]/gu;
 /** TOKEN for a text of ASCII only (the same matches there, without Unicode property lookups). */
 const ASCII_TOKEN = /[A-Za-z0-9][A-Za-z0-9_\-./:#]*[A-Za-z0-9]/g;
-const NON_ASCII = /[^\x00-\x7f]/;
+/** A text holding anything but ASCII (the ASCII fast paths do not apply to it). */
+export const NON_ASCII = /[^\x00-\x7f]/;
 const LETTER = /\p{L}/u;
 const DIGIT = /\p{N}/u;
 
@@ -40,8 +41,13 @@ function keyOfNormalised(s: string): string | undefined {
     digit ||= DIGIT.test(s);
   }
   if (!letter || !digit) return undefined;
-  const alnum = ascii ? s.toLowerCase().replace(/[^a-z0-9]/g, '') : s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+  const alnum = lettersAndDigits(s, ascii);
   return alnum.length >= MIN_IDENTIFIER_ALNUM ? KEY.identifier + alnum : undefined;
+}
+
+/** The letters and digits of an NFKC text, lower-cased: what an identifier key keeps of it (`ascii`: the text is ASCII only). */
+export function lettersAndDigits(s: string, ascii: boolean): string {
+  return ascii ? s.toLowerCase().replace(/[^a-z0-9]/g, '') : s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 }
 
 /** Every identifier key of an NFKC text (tokens, and display-grouped joins), at most `max`. */

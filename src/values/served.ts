@@ -8,7 +8,7 @@
 
 import { textLeaves } from './leaves.js';
 import { readForms, readNumbers } from './read.js';
-import { identifierKeys } from './identifiers.js';
+import { identifierKeys, lettersAndDigits, NON_ASCII } from './identifiers.js';
 import { unitOfKey } from './quantities.js';
 import { KEY, numberKey } from './types.js';
 
@@ -107,10 +107,9 @@ export class ValueMemo {
   }
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
 /** A text's letters and digits, lower-cased (NFKC first when it is not ASCII), as identifier keys take them. */
 function alnumProjection(text: string): string {
-  return NON_ASCII.test(text) ? sigmaFolded(text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '')) : text.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return NON_ASCII.test(text) ? sigmaFolded(lettersAndDigits(text.normalize('NFKC'), false)) : lettersAndDigits(text, true);
 }
 /** Whether an ASCII text's letters and digits, lower-cased, hold `wanted` (lower-case ASCII letters and digits), without building them. */
 function asciiAlnumContains(text: string, wanted: string): boolean {
