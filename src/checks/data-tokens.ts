@@ -16,10 +16,13 @@
 //   identifier of ≥ 4 characters mixing digits with letters or `:_-/.`.
 // - Prose numbers (`47th`, `32G`, `48-port`, `$20/month`) are judged on their number alone, and
 //   keyed by it (`2048MB` ≡ `2048`). `24/7`-style ratios (1–2 digits / 1–2 digits) are never data.
-// Evidence side only: JSON results are walked (keys and leaves, each whole and tokenised); an ISO-8601
+// Evidence side only: JSON results and YAML dumps (src/values/structured.ts) are walked (keys and
+// leaves, each whole and tokenised; a YAML dump's text is also indexed as written); an ISO-8601
 // date or date-time (`2025-11-30T02:00:00Z`) also indexes its date (`2025-11-30`), month (`2025-11`),
 // year (`2025`) and times (`02:00:00`, `02:00`); an absence envelope (`af_absent: true`) grounds only its `checked`, `not_checked` and
 // `cannot_cover` items (never `looked_for`, which echoes the model's own query, nor `short`/`kind`).
+
+import { readStructured } from '../values/structured.js';
 
 export type DataTokenKind = 'number' | 'identifier';
 
@@ -164,16 +167,6 @@ export interface EvidenceIndex {
 const ABSENCE_GROUNDING_KEYS = new Set(['checked', 'not_checked', 'cannot_cover']);
 const ABSENCE_ITEM_SKIPPED = new Set(['short', 'kind']);
 
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
-  const t = text.trimStart();
-  const c = t[0];
-  if (c !== '{' && c !== '[') return { ok: false };
-  try {
-    return { ok: true, value: JSON.parse(t) as unknown };
-  } catch {
-    return { ok: false };
-  }
-}
 
 /**
  * Builds a token-exact index over texts, in one pass: each text is tokenised; JSON texts are also
@@ -219,13 +212,13 @@ export function buildEvidenceIndex(sources: readonly IndexSource[], maxTokens: n
 
   for (let at = 0; at < sources.length && !truncated; at++) {
     const text = sources[at]!.text;
-    const parsed = parseJson(text);
-    if (!parsed.ok) {
-      addText(text, at);
-      continue;
+    const parsed = readStructured(text);
+    // A YAML dump's text is indexed as written too (its walk below adds the leaves a line fold cut).
+    if (!parsed || parsed.format === 'yaml') {
+      if (!addText(text, at) || !parsed) continue;
     }
     // Integers past 2^53 lose digits in JSON.parse: index long digit runs of the raw text as well.
-    for (const m of text.matchAll(/\d{16,}/g)) if (!add(m[0], at)) break;
+    else for (const m of text.matchAll(/\d{16,}/g)) if (!add(m[0], at)) break;
     const stack: { v: unknown; skip?: ReadonlySet<string> }[] = [{ v: parsed.value }];
     while (stack.length > 0 && !truncated) {
       const { v, skip } = stack.pop()!;

@@ -2,11 +2,12 @@
 // about items with what the run served: row sets (every list in a result, and every map of
 // objects keyed by id, with the words of its name) and entities (every object that carries an
 // identifier: an `id`, a `*_id`, a `*_number`, a `code`, a `name`, …). A result that is a JSON
-// string is parsed within SERVED_ROWS_LIMITS; text, and anything past a bound, is not read as
+// or YAML-dump string is parsed (src/values/structured.ts) within SERVED_ROWS_LIMITS; text, and anything past a bound, is not read as
 // rows. Pure: no I/O, no clocks, no globals; values are compared, never interpreted.
 
 import { foldWord } from './absence-clauses.js';
 import { SERVED_ROWS_LIMITS } from '../limits.js';
+import { readStructured } from '../values/structured.js';
 
 /** One tool result the answer's window or the conversation's ledger served. */
 export interface ServedResult {
@@ -90,17 +91,11 @@ function isPlainObject(v: unknown): v is Row {
   return proto === Object.prototype || proto === null;
 }
 
-/** A result's value: parsed when it is a JSON string within the bound; undefined when it is text or too large. */
+/** A result's value: parsed when it is a JSON or YAML-dump string within the bound (src/values/structured.ts); undefined when it is text or too large. */
 export function parsedResult(result: unknown, maxBytes: number = SERVED_ROWS_LIMITS.maxResultBytes): unknown {
   if (typeof result !== 'string') return result;
-  const t = result.trim();
-  if (!(t.startsWith('[') || t.startsWith('{'))) return undefined;
-  if (t.length > maxBytes) return undefined;
-  try {
-    return JSON.parse(t) as unknown;
-  } catch {
-    return undefined;
-  }
+  if (result.length > maxBytes) return undefined;
+  return readStructured(result)?.value;
 }
 
 function fold(v: unknown): string | undefined {

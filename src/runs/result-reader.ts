@@ -14,6 +14,7 @@ import { nearest } from '../declarations/nearest.js';
 import { valueAtRowsAt } from '../declarations/rows-at.js';
 import { isZonedInstant, periodVerdict, zonedInstantNanos } from './period.js';
 import { declaredVerdict, objectVerdict, textVerdict, type EndingVerdict } from './refusal-reading.js';
+import { parseYamlStructure } from '../values/structured.js';
 
 /** Coverage ledgers wrapping coverage ledgers are read this deep; a deeper one is plain data. */
 export const MAX_COVERAGE_NESTING = 8;
@@ -348,7 +349,14 @@ function readString(s: string, ctx: ReadContext, depth: number): ResultReading {
   };
   if (utf8LongerThan(s, ctx.maxBytes)) return text();
   const first = s.trimStart()[0];
-  if (first !== '[' && first !== '{') return text();
+  if (first !== '[' && first !== '{') {
+    // A YAML dump (src/values/structured.ts): a list is rows, as a JSON array is. Its scalars are
+    // strings as written (their types unknown), so its items are not object rows for column checks;
+    // a mapping stays text, read for its ending as text is.
+    const yaml = parseYamlStructure(s);
+    if (Array.isArray(yaml)) return { emptiness: yaml.length === 0 ? 'undeclared-empty' : 'non-empty', rows: yaml.length, shape: 'array' };
+    return text();
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(s);
@@ -379,7 +387,8 @@ function readValue(value: unknown, ctx: ReadContext, depth: number): ResultReadi
 
 /**
  * Reads one tool result. A string is JSON-parsed first when it looks like a JSON array or object
- * and is at most `maxParsedBytes` (4 MiB by default) of UTF-8; otherwise it is text.
+ * and is at most `maxParsedBytes` (4 MiB by default) of UTF-8; a YAML dump that is a list is read
+ * as rows (its count only); otherwise it is text.
  */
 export function readToolResult(result: unknown, declaration?: ToolDeclaration, options: ResultReaderOptions = {}): ResultReading {
   const ctx: ReadContext = {

@@ -1,22 +1,17 @@
-// The leaves of a served text: every string and number leaf of a JSON text with the name of the
-// property holding it (an absence envelope's `looked_for`, which echoes the model's own query,
-// skipped), or the text itself when it is not JSON. Pure: no I/O, no clocks.
+// The leaves of a served text: every string and number leaf of a JSON text or a YAML dump
+// (structured.ts) with the name of the property holding it (an absence envelope's `looked_for`,
+// which echoes the model's own query, skipped), or the text itself when it is neither. Pure: no
+// I/O, no clocks.
+
+import { readStructured } from './structured.js';
 
 /**
- * Every string and number leaf of a JSON text (not its keys; an absence envelope's `looked_for`
+ * Every string and number leaf of a JSON text or YAML dump (not its keys; an absence envelope's `looked_for`
  * skipped), with the name of the property that holds it (none for array items and plain text),
  * or the text itself when it is not JSON. Stops when `visit` returns false.
  */
 export function textLeaves(text: string, visit: (leaf: string | number, key?: string) => boolean): void {
-  const t = text.trimStart();
-  let value: unknown;
-  if (t.startsWith('{') || t.startsWith('[')) {
-    try {
-      value = JSON.parse(t) as unknown;
-    } catch {
-      value = undefined;
-    }
-  }
+  const value = readStructured(text)?.value;
   if (value === undefined) {
     visit(text);
     return;
