@@ -25,7 +25,7 @@ const PAST: Readonly<Record<string, string>> = {
   cancelled: 'cancel', canceled: 'cancel', voided: 'void', booked: 'book', rebooked: 'book', reserved: 'reserve', purchased: 'purchase',
   refunded: 'refund', updated: 'update', changed: 'change', modified: 'modify', edited: 'edit', upgraded: 'upgrade', downgraded: 'downgrade',
   added: 'add', removed: 'remove', deleted: 'delete', sent: 'send', emailed: 'send', issued: 'issue', credited: 'credit', transferred: 'transfer',
-  escalated: 'transfer', created: 'create', submitted: 'submit', scheduled: 'schedule', rescheduled: 'schedule', paid: 'pay', charged: 'charge',
+  escalated: 'escalate', created: 'create', submitted: 'submit', scheduled: 'schedule', rescheduled: 'schedule', paid: 'pay', charged: 'charge',
   processed: 'process', applied: 'apply', placed: 'place', filed: 'file', assigned: 'assign', approved: 'approve', rejected: 'reject',
   reset: 'reset', renamed: 'rename', replaced: 'replace', uploaded: 'upload', registered: 'register', enrolled: 'register', activated: 'activate',
   deactivated: 'deactivate', posted: 'post', completed: 'complete', restored: 'restore', archived: 'archive', unsubscribed: 'unsubscribe',

@@ -23,18 +23,26 @@ import { quoteText } from '../findings/quote.js';
 import { armedByInference } from './arming.js';
 import { foldWord } from './absence-clauses.js';
 import { actionClauses, type ActionClause } from './action-clauses.js';
+import { known, unknown, type Known } from '../model/known.js';
 
 export const UNCONFIRMED_ACTION = 'unconfirmed-action';
 
 const NOTHING_BLOCKED = 'Nothing here blocked the answer.';
 
-/** A tool known to be a write, and how that is known. */
-export interface WriteTool {
+/**
+ * A tool that may have done an action: one known as a write (how that is known: "declared
+ * readOnly: false", "its name has the write verb 'cancel'"), or one whose role is unknown (nothing
+ * says it only reads). Tools known to only read are never given.
+ */
+export interface ActionTool {
   name: string;
+  role: 'write' | 'unknown';
   armedBy: ArmedBy;
-  /** Why it is a write: "declared readOnly: false", "its name has the write verb 'cancel'". */
   evidence: string;
 }
+
+/** A tool known to be a write. */
+export type WriteTool = ActionTool & { role: 'write' };
 
 /** A call of the conversation, with how its result says it ended. */
 export interface ActionCall {
@@ -51,8 +59,8 @@ export interface ActionCall {
 export interface UnconfirmedActionInput {
   span: SpanRef;
   answerText: string | undefined;
-  /** The tools known as writes (offered or called); asked for only when the answer says an action was done. */
-  writes: () => readonly WriteTool[];
+  /** The tools (offered, declared or called) not known to only read: known writes and tools of unknown role; asked for only when the answer says an action was done. */
+  tools: () => readonly ActionTool[];
   /** The conversation's calls up to this answer, in order; asked for likewise. */
   calls: () => readonly ActionCall[];
   quotedValueChars: number;
@@ -98,46 +106,63 @@ function sameNoun(a: string, b: string): boolean {
 /** Verbs of money moving or work finishing: the side effect of many writes, named by none unless one carries the verb. */
 const CONSEQUENCE_VERBS: ReadonlySet<string> = new Set(['refund', 'credit', 'charge', 'pay', 'process', 'complete', 'apply', 'waive', 'reimburse']);
 
+/** Which writes a clause names, and whether it names them with certainty (src/model/known.ts). */
+interface Attribution {
+  /** The known writes the clause names best (empty: it names none). */
+  named: WriteTool[];
+  /** How well its nouns name them (nounScore), the verbs of its family, and how many writes' names have each word. */
+  score: number;
+  verbs: ReadonlySet<string>;
+  df: ReadonlyMap<string, number>;
+  /**
+   * Known (`noun`): a noun of the clause names them, with their verb (or a verb of its family), or
+   * no other write's name has a noun of the clause as well. Known (`verb`): no noun names a write,
+   * and exactly one write's name has the clause's own verb. Unknown: the clause is judged against
+   * every tool that may have done it.
+   */
+  certain: Known<'noun' | 'verb'>;
+}
+
 /**
- * The writes a clause names best, or none. The verb first: writes named with the clause's own verb,
- * else with a verb of its family, else all of them; then, among those, the nouns they share with
- * the clause (a noun every write shares weighs little). A clause that only says money moved or
- * work finished ("refunded", "processed") names no write unless one carries that verb.
+ * The writes a clause names best. The verb first: writes named with the clause's own verb, else
+ * with a verb of its family, else all of them; then, among those, the nouns they share with the
+ * clause (a noun every write shares weighs little). A clause that only says money moved or work
+ * finished ("refunded", "processed") names no write unless one carries that verb.
  */
-function namedWrites(clause: ActionClause, writes: readonly WriteTool[]): WriteTool[] {
+function attribute(clause: ActionClause, writes: readonly WriteTool[]): Attribution {
+  const verbs = family(clause.verb);
   const words = writes.map((w) => toolWords(w.name));
   const df = new Map<string, number>();
   for (const ws of words) for (const w of new Set(ws)) df.set(w, (df.get(w) ?? 0) + 1);
+  const none: Attribution = { named: [], score: 0, verbs, df, certain: unknown('the clause names no write') };
+  if (writes.length === 0) return none;
   const exact = writes.map((_, i) => i).filter((i) => words[i]!.includes(clause.verb));
-  if (exact.length === 0 && CONSEQUENCE_VERBS.has(clause.verb)) return [];
-  const verbs = family(clause.verb);
+  if (exact.length === 0 && CONSEQUENCE_VERBS.has(clause.verb)) return none;
   const related = writes.map((_, i) => i).filter((i) => words[i]!.some((w) => verbs.has(w)));
   const pool = exact.length > 0 ? exact : related.length > 0 ? related : writes.map((_, i) => i);
   const byVerb = exact.length > 0 || related.length > 0;
   let best = 0;
   const scored = pool.map((i) => {
-    let score = 0;
-    for (const w of new Set(words[i]!)) if (!verbs.has(w) && clause.words.some((c) => sameNoun(c, w))) score += 1 / (df.get(w) ?? 1);
+    const score = nounScore(clause, words[i]!, verbs, df);
     best = Math.max(best, score);
     return { tool: writes[i]!, score };
   });
-  if (!byVerb && best <= 0) return [];
-  return scored.filter((s) => s.score === best).map((s) => s.tool);
+  if (!byVerb && best <= 0) return none;
+  const named = scored.filter((s) => s.score === best).map((s) => s.tool);
+  const rivals = writes.filter((w, i) => !named.includes(w) && nounScore(clause, words[i]!, verbs, df) >= best);
+  const list = named.map((t) => `'${t.name}'`).join(', ');
+  let certain: Known<'noun' | 'verb'>;
+  if (best > 0 && (byVerb || rivals.length === 0)) certain = known('noun', `the clause's ${byVerb ? 'verb and ' : ''}nouns name ${list}`);
+  else if (best <= 0 && exact.length === 1) certain = known('verb', `${list} is the only write whose name has the verb '${clause.verb}'`);
+  else certain = unknown(best > 0 ? 'its nouns name other writes as well' : 'only a verb several writes share, or one of its family, names a write');
+  return { named, score: best, verbs, df, certain };
 }
 
-/** How well the clause's nouns name a write (a noun every write shares weighs little); verbs do not count. */
-function nounScores(clause: ActionClause, writes: readonly WriteTool[]): Map<string, number> {
-  const words = writes.map((w) => toolWords(w.name));
-  const df = new Map<string, number>();
-  for (const ws of words) for (const w of new Set(ws)) df.set(w, (df.get(w) ?? 0) + 1);
-  const verbs = family(clause.verb);
-  const out = new Map<string, number>();
-  writes.forEach((tool, i) => {
-    let score = 0;
-    for (const w of new Set(words[i]!)) if (!verbs.has(w) && clause.words.some((c) => sameNoun(c, w))) score += 1 / (df.get(w) ?? 1);
-    out.set(tool.name, score);
-  });
-  return out;
+/** How well the clause's nouns name a tool's words (a noun every write shares weighs little); verbs do not count. */
+function nounScore(clause: ActionClause, words: readonly string[], verbs: ReadonlySet<string>, df: ReadonlyMap<string, number>): number {
+  let score = 0;
+  for (const w of new Set(words)) if (!verbs.has(w) && clause.words.some((c) => sameNoun(c, w))) score += 1 / (df.get(w) ?? 1);
+  return score;
 }
 
 function leafValues(v: unknown, into = new Set<string>(), depth = 0): Set<string> {
@@ -158,14 +183,50 @@ function leafValues(v: unknown, into = new Set<string>(), depth = 0): Set<string
   return into;
 }
 
+/** The argument names of a call, at any depth (`participants`, `flights.date`), as words. */
+function argumentWords(v: unknown, into = new Set<string>(), depth = 0): Set<string> {
+  if (depth > 4 || v === null || typeof v !== 'object') return into;
+  if (Array.isArray(v)) {
+    for (const x of v.slice(0, 32)) argumentWords(x, into, depth + 1);
+    return into;
+  }
+  for (const [k, x] of Object.entries(v).slice(0, 64)) {
+    for (const w of toolWords(k)) into.add(w);
+    argumentWords(x, into, depth + 1);
+  }
+  return into;
+}
+
+/** The clause's tokens that may be values (ids, e-mail addresses, names), lower-cased. */
+function clauseTokens(clause: ActionClause): Set<string> {
+  return new Set(clause.clause.toLowerCase().match(/[\p{L}\p{N}](?:[\p{L}\p{N}_\-.@]*[\p{L}\p{N}])?/gu) ?? []);
+}
+
 /** The calls among `calls` whose arguments hold a value the clause names (its identifiers), when any does. */
 function namedCalls(clause: ActionClause, calls: readonly ActionCall[]): ActionCall[] {
-  const tokens = new Set(clause.clause.toLowerCase().match(/[\p{L}\p{N}](?:[\p{L}\p{N}_\-.@]*[\p{L}\p{N}])?/gu) ?? []);
-  const named = calls.filter((c) => [...leafValues(c.arguments)].some((v) => tokens.has(v) && /\d|_|-/.test(v)));
+  const tokens = clauseTokens(clause);
+  const named = calls.filter((c) => [...leafValues(c.arguments)].some((v) => tokens.has(v) && /\d|_|-|@/.test(v)));
   return named.length > 0 ? named : [...calls];
 }
 
+/**
+ * Whether a call that went through may be the action the clause describes in other words: its
+ * tool's name has the clause's verb and one of its nouns; or its name and its arguments' names
+ * name the clause's nouns at least as well as the named writes' names do (a noun every write
+ * shares weighing little: `create_event(participants=…)` for "added James as a participant"); or
+ * its arguments hold a value the clause names (an e-mail address, an id). Used only to suppress.
+ */
+function mayDescribe(clause: ActionClause, call: ActionCall, namedScore: number, verbs: ReadonlySet<string>, df: ReadonlyMap<string, number>): boolean {
+  const name = toolWords(call.toolName);
+  if (name.includes(clause.verb) && nounScore(clause, name, verbs, df) > 0) return true;
+  const score = nounScore(clause, [...name, ...argumentWords(call.arguments)], verbs, df);
+  if (score > 0 && score >= namedScore) return true;
+  const tokens = clauseTokens(clause);
+  return [...leafValues(call.arguments)].some((v) => tokens.has(v) && /\d|_|-|@/.test(v));
+}
+
 const failed = (c: ActionCall) => c.ending === 'failed' || c.ending === 'refused' || c.ending === 'not-found';
+const wentThrough = (c: ActionCall) => c.ending === 'ok' || c.ending === 'unknown';
 
 export function unconfirmedActions(input: UnconfirmedActionInput): CheckOutcome {
   const tally: CheckTally = newTally(UNCONFIRMED_ACTION, 'answer');
@@ -175,55 +236,62 @@ export function unconfirmedActions(input: UnconfirmedActionInput): CheckOutcome 
     return { findings, tally };
   }
   const clauses = actionClauses(input.answerText);
-  const writes = clauses.length > 0 ? input.writes() : [];
+  const tools = clauses.length > 0 ? input.tools() : [];
+  const writes = tools.filter((t): t is WriteTool => t.role === 'write');
+  // Armed by a tool known as a write; tools of unknown role only ever suppress.
   if (writes.length === 0) {
     tally.notApplicable = 1;
     return { findings, tally };
   }
   const calls = input.calls();
   const cap = input.quotedValueChars;
-  const writeNames = new Set(writes.map((w) => w.name));
-  const writeCalls = calls.filter((c) => writeNames.has(c.toolName));
+  const actionNames = new Set(tools.map((t) => t.name));
+  const actionCalls = calls.filter((c) => actionNames.has(c.toolName));
   for (const clause of clauses) {
     tally.checked++;
-    const named = namedWrites(clause, writes);
-    const tools = named.length > 0 ? named : writes;
-    const names = new Set(tools.map((t) => t.name));
-    const relevant = namedCalls(clause, writeCalls.filter((c) => names.has(c.toolName)));
-    const thisTurn = relevant.filter((c) => c.thisTurn);
-    if (thisTurn.some((c) => c.ending === 'ok' || c.ending === 'unknown')) continue;
-    // A write that succeeded this turn and that the clause's nouns name at least as well may be what
-    // it describes in other words ("you are now booked on HAT041" after the flights were updated).
-    if (named.length > 0) {
-      const scores = nounScores(clause, writes);
-      const namedScore = Math.max(...named.map((t) => scores.get(t.name) ?? 0));
-      // Another write's success (the named writes' own calls were judged above, by the values the clause names).
-      const succeeded = writeCalls.filter((c) => c.thisTurn && c.ending === 'ok' && !names.has(c.toolName));
-      if (succeeded.some((c) => (scores.get(c.toolName) ?? 0) > 0 && (scores.get(c.toolName) ?? 0) >= namedScore)) continue;
-    }
+    const { named, certain, score, verbs, df } = attribute(clause, writes);
+    // The tools the clause may be about: the writes it names with certainty, and any call that went
+    // through and may describe it in other words; else (uncertain) every tool that may have done it.
+    let judged: ActionCall[];
+    if (certain.known) {
+      const names = new Set(named.map((t) => t.name));
+      const roleOf = new Map(tools.map((t) => [t.name, t.role]));
+      // Another call that went through and may be it; with only a verb naming the write, also any
+      // of this turn's calls of a tool whose role (and so whose verb's meaning) is unknown.
+      const others = actionCalls.filter(
+        (c) => !names.has(c.toolName) && wentThrough(c) && (mayDescribe(clause, c, score, verbs, df) || (certain.value === 'verb' && c.thisTurn && roleOf.get(c.toolName) === 'unknown')),
+      );
+      if (others.length > 0) continue;
+      judged = namedCalls(clause, actionCalls.filter((c) => names.has(c.toolName)));
+    } else judged = namedCalls(clause, actionCalls);
+    const thisTurn = judged.filter((c) => c.thisTurn);
+    if (thisTurn.some(wentThrough)) continue;
     let verdict: { how: 'failed' | 'never'; calls: ActionCall[] } | undefined;
     if (thisTurn.length > 0 && thisTurn.every(failed)) verdict = { how: 'failed', calls: thisTurn };
-    else if (!relevant.some((c) => !c.thisTurn && (c.ending === 'ok' || c.ending === 'unknown'))) verdict = { how: 'never', calls: [] };
+    else if (thisTurn.length === 0 && !judged.some((c) => !c.thisTurn && wentThrough(c))) verdict = { how: 'never', calls: [] };
     if (!verdict) continue;
-    // The write the finding names: the one called (and failed), else the best-named one.
+    // The write the finding names: the one called (and failed) when it is a known write, else the best-named one.
     const last = verdict.calls[verdict.calls.length - 1];
-    const tool = writes.find((w) => w.name === last?.toolName) ?? tools[0]!;
+    const tool = writes.find((w) => w.name === last?.toolName) ?? named[0] ?? writes.find((w) => verdict!.calls.some((c) => c.toolName === w.name)) ?? writes[0]!;
     const said = quoteText(clause.said, cap);
     const clauseText = quoteText(clause.clause, cap * 2);
-    const toolsText = tools.slice(0, 4).map((t) => `'${quoteText(t.name, cap)}'`).join(', ') + (tools.length > 4 ? `, and ${tools.length - 4} more` : '');
+    const list = (ts: readonly { name: string }[]) => ts.slice(0, 4).map((t) => `'${quoteText(t.name, cap)}'`).join(', ') + (ts.length > 4 ? `, and ${ts.length - 4} more` : '');
     const arming = `${tool.armedBy === 'declared' ? 'declared' : 'inferred'}: ${quoteText(tool.evidence, cap * 2)}`;
     let why: string;
     if (verdict.how === 'failed') {
       const errors = verdict.calls.slice(-2).map((c) => `${c.callId ? `call ${quoteText(c.callId, cap)}` : 'a call'} ${c.ending === 'not-found' ? 'found nothing' : c.ending}${c.said ? ` ("${quoteText(c.said, cap)}")` : ''}`);
-      why = `${named.length > 0 ? `the write that would do it, '${quoteText(tool.name, cap)}',` : "this turn's write calls"} ${verdict.calls.length === 1 ? 'was called once this turn and' : `were called ${verdict.calls.length} times this turn and every call`} did not succeed (${errors.join('; ')}): the action was not done`;
+      const who = certain.known ? `the write that would do it, '${quoteText(tool.name, cap)}',` : "this turn's calls of every tool that could have done it";
+      why = `${who} ${verdict.calls.length === 1 ? 'was called once this turn and' : `were called ${verdict.calls.length} times this turn and every call`} did not succeed (${errors.join('; ')}): the action was not done`;
     } else {
-      why = named.length > 0 ? `no call of ${toolsText}, the write${tools.length === 1 ? '' : 's'} that would do it, succeeded in this conversation (none was made this turn): nothing shows the action was done` : `no write call was made this turn, and none succeeded earlier in the conversation: nothing shows the action was done`;
+      why = certain.known
+        ? `no call of ${list(named)}, the write${named.length === 1 ? '' : 's'} that would do it, succeeded in this conversation (none was made this turn), and no other call that went through is about it: nothing shows the action was done`
+        : `no call of any tool that could have done it (${list(tools)}) was made this turn, and none succeeded earlier in the conversation: nothing shows the action was done`;
     }
     const witnesses: Witness[] = [
       { subject: 'answer final', predicate: 'action', value: said, stratum: 'chosen', provenance: `the final answer says "${clauseText}"` },
       ...verdict.calls.slice(-3).map((c): Witness => ({ subject: `tool ${c.toolName}`, predicate: c.callId ?? 'call', value: c.said !== undefined ? quoteText(c.said, cap) : c.ending, stratum: 'result', provenance: `this turn's call of the write, which ${c.ending === 'not-found' ? 'found nothing' : c.ending}` })),
     ];
-    if (verdict.how === 'never') witnesses.push({ subject: `tool ${tool.name}`, predicate: 'calls', value: 'none', stratum: 'absent', provenance: `no successful call of ${toolsText} in the conversation's recorded calls` });
+    if (verdict.how === 'never') witnesses.push({ subject: `tool ${tool.name}`, predicate: 'calls', value: 'none', stratum: 'absent', provenance: `no successful call of ${certain.known ? list(named) : list(tools)} in the conversation's recorded calls` });
     witnesses.push({ subject: `tool ${tool.name}`, predicate: 'readOnly', value: 'false', stratum: tool.armedBy === 'declared' ? 'declared' : 'served', provenance: `a write (${arming})` });
     tally.findings++;
     const finding: Finding = {

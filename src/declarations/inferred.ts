@@ -7,6 +7,7 @@
 // annotations the telemetry recorded), and never override a declaration. Pure: no I/O, no clocks.
 
 import type { ToolDeclaration } from './types.js';
+import { known, unknown, type Known, type ToolRole } from '../model/known.js';
 
 /** What the telemetry recorded about a tool, as inference reads it. */
 export interface ToolEvidence {
@@ -114,18 +115,26 @@ export function nameWords(name: string): string[] {
     .map((w) => w.toLowerCase());
 }
 
-/** The role a list of words names: the read and write verbs among them, if they agree. */
+/** Words after a verb that make it a phrasal verb the verb lists do not know (`check_in`, `set_up`, `log_out`). */
+const PARTICLES: ReadonlySet<string> = new Set(['in', 'out', 'up', 'off', 'over', 'back', 'down', 'on']);
+
+/**
+ * The role a tool's name states, when it states one unambiguously: its first word is a read or a
+ * write verb, not the start of a phrasal verb, and no later word is a verb of the other role
+ * (`get_or_create_user` states none). A verb elsewhere in the name (`address_book`, `user_delete`)
+ * is no evidence: where a name puts its verb is not known, so such a name has no role.
+ */
 function roleOfWords(words: readonly string[]): { readOnly: boolean; verb: string } | 'conflict' | undefined {
-  let read: string | undefined;
-  let write: string | undefined;
-  for (const w of words) {
-    if (read === undefined && READ_VERBS.has(w)) read = w;
-    if (write === undefined && WRITE_VERBS.has(w)) write = w;
-  }
-  if (read !== undefined && write !== undefined) return 'conflict';
-  if (read !== undefined) return { readOnly: true, verb: read };
-  if (write !== undefined) return { readOnly: false, verb: write };
-  return undefined;
+  const first = words[0];
+  if (first === undefined) return undefined;
+  const read = READ_VERBS.has(first);
+  const write = WRITE_VERBS.has(first);
+  if (!read && !write) return undefined;
+  if (words[1] !== undefined && PARTICLES.has(words[1])) return 'conflict';
+  const rest = words.slice(1);
+  if (read && rest.some((w) => WRITE_VERBS.has(w))) return 'conflict';
+  if (write && rest.some((w) => READ_VERBS.has(w))) return 'conflict';
+  return { readOnly: read, verb: first };
 }
 
 /** The first word of a description (`Get the details…`, `Cancels an order.`), third person folded. */
@@ -176,6 +185,17 @@ export function effectiveDeclaration(declared: ToolDeclaration | undefined, evid
     out = { ...out, argumentsFrom: producers, argumentSources: evidence.sources.byArgument, inferred: { ...out?.inferred, argumentsFrom: evidence.sources.evidence } };
   }
   return out;
+}
+
+/**
+ * A tool's role as a known reading (src/model/known.ts): read or write, with the evidence (a
+ * declaration, or what inference read), or unknown when nothing says which. An unknown role can
+ * only suppress a finding: a check never treats such a tool as a read or as a write to accuse.
+ */
+export function toolRole(d: EffectiveDeclaration | undefined): Known<ToolRole> {
+  if (d?.readOnly === undefined) return unknown('nothing declared or recorded says whether it reads or writes');
+  const role: ToolRole = d.readOnly ? 'read' : 'write';
+  return known(role, d.inferred?.readOnly ?? `declared readOnly: ${String(d.readOnly)}`);
 }
 
 /** How a fact the check relied on came to be: declared by an author, or inferred from the trace. */

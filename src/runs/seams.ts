@@ -31,9 +31,9 @@ import { argumentSchemas, type ToolSchema } from '../checks/argument-schema.js';
 import { repeatedCalls } from '../checks/repeated-call.js';
 import { countMismatches } from '../checks/count-mismatch.js';
 import { statusContradictions } from '../checks/status-contradiction.js';
-import { unconfirmedActions, type ActionCall, type WriteTool } from '../checks/unconfirmed-action.js';
+import { unconfirmedActions, type ActionCall, type ActionTool } from '../checks/unconfirmed-action.js';
 import { readServedRows, type ServedResult, type ServedRows } from '../checks/served-rows.js';
-import { roleArmedBy } from '../declarations/inferred.js';
+import { roleArmedBy, toolRole } from '../declarations/inferred.js';
 import { servedResults } from './served-results.js';
 import { createSchemaValidator } from './schema-validator.js';
 import { conversationCalls, rawTurnCalls, readTurnCalls } from './turn-calls.js';
@@ -576,20 +576,24 @@ function checkAnswerRows(ctx: SeamContext, state: ConversationState, req: LlmReq
   const declarationOf = (name: string) => ctx.declarationOf(req.tenant, name);
   let calls: ActionCall[] | undefined;
   const getCalls = () => (calls ??= conversationCalls(req, state.ledger, req.span.traceId, declarationOf));
-  const actions = unconfirmedActions({ span: req.span, answerText, writes: () => writeTools(ctx, req, getCalls().map((c) => c.toolName)), calls: getCalls, quotedValueChars: limits.quotedValueChars });
+  const actions = unconfirmedActions({ span: req.span, answerText, tools: () => actionTools(ctx, req, getCalls().map((c) => c.toolName)), calls: getCalls, quotedValueChars: limits.quotedValueChars });
   answerFindings.push(...actions.findings);
   tallies.push(actions.tally);
 }
 
-/** The tools known as writes (declared or inferred `readOnly: false`) among those offered, declared or called, with how that is known. */
-function writeTools(ctx: SeamContext, req: LlmRequest, called: readonly string[]): WriteTool[] {
+/**
+ * The tools offered, declared or called that are not known to only read: those known as writes
+ * (declared or inferred `readOnly: false`, with how that is known) and those whose role is unknown.
+ */
+function actionTools(ctx: SeamContext, req: LlmRequest, called: readonly string[]): ActionTool[] {
   const names = new Set([...(req.toolDefinitions ?? []).map((d) => d.name), ...Object.keys(ctx.declarations.tools), ...called]);
-  const out: WriteTool[] = [];
+  const out: ActionTool[] = [];
   for (const name of names) {
     const d = ctx.declarationOf(req.tenant, name);
-    if (d?.readOnly !== false) continue;
-    const armedBy = roleArmedBy(d);
-    out.push({ name, armedBy, evidence: armedBy === 'inferred' ? (d.inferred?.readOnly ?? 'inferred a write') : 'declared readOnly: false' });
+    const role = toolRole(d);
+    if (role.known && role.value === 'read') continue;
+    if (!role.known) out.push({ name, role: 'unknown', armedBy: 'inferred', evidence: role.why });
+    else out.push({ name, role: 'write', armedBy: roleArmedBy(d), evidence: role.evidence });
   }
   return out;
 }

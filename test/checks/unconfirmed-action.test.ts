@@ -6,15 +6,18 @@
 // as well, money-moved verbs standing for the turn's writes, no write known.
 import { describe, it, expect } from 'vitest';
 import { actionClauses } from '../../src/checks/action-clauses.js';
-import { unconfirmedActions, type ActionCall, type WriteTool } from '../../src/checks/unconfirmed-action.js';
+import { unconfirmedActions, type ActionCall, type ActionTool, type WriteTool } from '../../src/checks/unconfirmed-action.js';
 
 const span = { traceId: '5e6f7a8b9c0d1e2f3a4b5c6d7e8f9011', spanId: '4d5e6f7a8b9c0d1e' };
-const w = (name: string, armedBy: 'declared' | 'inferred' = 'inferred'): WriteTool => ({ name, armedBy, evidence: armedBy === 'declared' ? 'declared readOnly: false' : `its name has the write verb '${name.split('_')[0]}'` });
+const w = (name: string, armedBy: 'declared' | 'inferred' = 'inferred'): WriteTool => ({ name, role: 'write', armedBy, evidence: armedBy === 'declared' ? 'declared readOnly: false' : `its name has the write verb '${name.split('_')[0]}'` });
 const WRITES = ['book_reservation', 'cancel_reservation', 'update_reservation_flights', 'update_reservation_baggage', 'send_voucher'].map((n) => w(n));
 const c = (toolName: string, ending: ActionCall['ending'], thisTurn = true, args: unknown = { reservation_id: 'RX7Q2P' }, said?: string): ActionCall => ({ toolName, callId: `call_${toolName}_${ending}`, arguments: args, ending, thisTurn, ...(said ? { said } : {}) });
 
-function run(answerText: string, calls: ActionCall[], writes: WriteTool[] = WRITES) {
-  return unconfirmedActions({ span, answerText, writes: () => writes, calls: () => calls, quotedValueChars: 64 });
+/** A tool nothing says reads or writes. */
+const u = (name: string): ActionTool => ({ name, role: 'unknown', armedBy: 'inferred', evidence: 'nothing declared or recorded says whether it reads or writes' });
+
+function run(answerText: string, calls: ActionCall[], tools: ActionTool[] = WRITES) {
+  return unconfirmedActions({ span, answerText, tools: () => tools, calls: () => calls, quotedValueChars: 64 });
 }
 
 describe('action clauses', () => {
@@ -72,10 +75,45 @@ describe('unconfirmed-action: fences', () => {
     const failed = run('The difference has been refunded to your card.', [c('update_reservation_flights', 'failed', true, {}, 'Error: not enough seats')]);
     expect(failed.findings.map((f) => f.grounding)).toEqual(['failed']);
   });
+  it('no write known: not applicable, even with tools of unknown role (they only ever suppress)', () => {
+    expect(run('Your booking has been moved.', [], [u('move_booking')]).tally).toMatchObject({ notApplicable: 1, checked: 0 });
+  });
   it('no write known: not applicable, whatever the answer says; rows are asked for only when an action is said', () => {
     expect(run('Your reservation has been cancelled.', [], []).tally).toMatchObject({ notApplicable: 1, checked: 0 });
     let asked = 0;
-    unconfirmedActions({ span, answerText: 'Here is your itinerary.', writes: () => (asked++, WRITES), calls: () => (asked++, []), quotedValueChars: 64 });
+    unconfirmedActions({ span, answerText: 'Here is your itinerary.', tools: () => (asked++, WRITES), calls: () => (asked++, []), quotedValueChars: 64 });
     expect(asked).toBe(0);
+  });
+});
+
+describe('unconfirmed-action: unknown readings only suppress', () => {
+  const SHOP = [w('send_receipt'), w('cancel_order'), u('exchange_order_items'), u('think')];
+  it('a tool of unknown role that went through this turn and whose name the clause names passes (an exchange the verb lists do not know)', () => {
+    expect(run('Your exchange has been processed, and the new size ships tomorrow.', [c('exchange_order_items', 'ok', true, { order_id: '#W4417' })], SHOP).findings).toEqual([]);
+  });
+  it('a clause that names no write with certainty is judged against every tool that may have done it', () => {
+    // "invited" names no write; the call that went through may be it.
+    expect(run('I have completed the tasks you asked for.', [c('think', 'ok')], SHOP).findings).toEqual([]);
+    // All of them failed this turn: the action was not done.
+    const out = run('I have completed the tasks you asked for.', [c('exchange_order_items', 'failed', true, {}, 'ValueError: order is not delivered')], SHOP);
+    expect(out.findings.map((f) => f.grounding)).toEqual(['failed']);
+    // None was made, this turn or before: never.
+    expect(run('I have completed the tasks you asked for.', [], SHOP).findings.map((f) => f.grounding)).toEqual(['never']);
+  });
+  it('a write named only by its verb is not certain: another call that went through passes ("sent" the invitation, made by a calendar event with participants)', () => {
+    const tools = [w('send_direct_message'), w('create_calendar_event')];
+    const calls = [c('create_calendar_event', 'ok', true, { title: 'Kickoff', participants: ['dana@studio-nine.io'] })];
+    expect(run('The invitation has been sent to dana@studio-nine.io.', calls, tools).findings).toEqual([]);
+  });
+  it('a certain attribution passes when another call that went through names the clause\'s noun in its arguments', () => {
+    const tools = [w('add_event_participants'), w('create_event')];
+    const calls = [c('create_event', 'ok', true, { title: 'Reunion', participants: ['james@example.org'] })];
+    expect(run("I've also added James as a participant.", calls, tools).findings).toEqual([]);
+  });
+  it('a certain attribution stands beside unrelated calls that went through, of known or unknown role (a bag never added)', () => {
+    const tools = [...WRITES, u('think')];
+    const calls = [c('think', 'ok', true, { thought: 'reasoning about the upgrade' }), c('update_reservation_flights', 'ok')];
+    const out = run('One checked bag has been added to your reservation.', calls, tools);
+    expect(out.findings.map((f) => [f.toolName, f.grounding])).toEqual([['update_reservation_baggage', 'never']]);
   });
 });

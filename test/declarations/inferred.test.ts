@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveDeclaration, inferRole, nameWords, roleArmedBy, sourcesFromSchema, sourcesInferred } from '../../src/declarations/inferred.js';
+import { effectiveDeclaration, inferRole, nameWords, roleArmedBy, sourcesFromSchema, sourcesInferred, toolRole } from '../../src/declarations/inferred.js';
 
 describe('inferRole', () => {
   it('reads the verb of names in every case style', () => {
@@ -22,6 +22,22 @@ describe('inferRole', () => {
       evidence: "its description opens with the read verb 'get'",
     });
     expect(inferRole({ name: 'ticket_tool', description: 'Creates a support ticket for the user.' })?.readOnly).toBe(false);
+  });
+
+  it('reads a role only from a verb the name opens with, never from a verb elsewhere or a phrasal verb (an unknown role only suppresses)', () => {
+    expect(inferRole({ name: 'address_book' })).toBeUndefined();
+    expect(inferRole({ name: 'orders.cancel' })).toBeUndefined();
+    expect(inferRole({ name: 'check_in_passenger' })).toBeUndefined();
+    expect(inferRole({ name: 'set_up_account' })).toBeUndefined();
+    expect(inferRole({ name: 'check_availability' })?.readOnly).toBe(true);
+    expect(inferRole({ name: 'book_table' })?.readOnly).toBe(false);
+  });
+
+  it('gives the role as a known reading with its evidence, or unknown', () => {
+    expect(toolRole(effectiveDeclaration(undefined, { name: 'list_rooms' }, true))).toEqual({ known: true, value: 'read', evidence: "its name has the read verb 'list'" });
+    expect(toolRole({ readOnly: false })).toEqual({ known: true, value: 'write', evidence: 'declared readOnly: false' });
+    expect(toolRole(effectiveDeclaration(undefined, { name: 'exchange_items' }, true)).known).toBe(false);
+    expect(toolRole(undefined).known).toBe(false);
   });
 
   it('puts MCP annotations before the name', () => {
