@@ -46,6 +46,11 @@ const DONE: readonly RegExp[] = [
 /** Any past form of an action verb (a quick test before the clause-by-clause reading). */
 const ANY_DONE = new RegExp(String.raw`\b${VERB}\b`);
 
+/** Whether a text holds a past form of an action verb ("I sent", "were added"): what it counts or states may be what was done. */
+export function mentionsAction(text: string): boolean {
+  return ANY_DONE.test(fold(text));
+}
+
 /** Before the action words: what is supposed, planned, allowed or asked, not done. */
 const NOT_DONE_BEFORE = /\b(?:if|unless|whether|once|when|whenever|after|before|until|in\s+case|will|would|could|can|cannot|can't|may|might|should|must|shall|need\s+to|needs\s+to|going\s+to|about\s+to|want\s+to|like\s+to|able\s+to|unable|try|trying|tried|attempt(?:ed|ing)?|let\s+me|please|ready\s+to|to\s+be)\b/;
 /** Negation at or just before the action words. */

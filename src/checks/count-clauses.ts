@@ -8,6 +8,8 @@
 // no I/O, no clocks, no globals; telemetry text is matched, never executed or trusted.
 
 import { clausesOf, foldWord } from './absence-clauses.js';
+import { mentionsAction } from './action-clauses.js';
+import { known, unknown, type Known } from '../model/known.js';
 
 export interface CountClause {
   /** The clause as written (trimmed). */
@@ -25,6 +27,15 @@ export interface CountClause {
   tail: string;
   /** The count is narrowed to a kind (a modifier or a qualifying tail), not the whole of what was served. */
   narrowed: boolean;
+  /**
+   * Whether the clause counts what the run served, known only when the words before the count
+   * name no subject of their own ("You have", "I found", "There are", a list item): after a label
+   * ("Charlie - 2 messages", "general: 3 messages"), a demonstrative ("between those two
+   * events") or an action ("I sent 3 messages") what it counts is the model's own selection, unknown.
+   */
+  counts: Known<'served'>;
+  /** An action stands before the count ("I sent 3 messages"): it may count what was done, never served. */
+  ofActions: boolean;
   /** 1-based sentence of the answer. */
   sentence: number;
 }
@@ -39,6 +50,21 @@ const NEUTRAL_MODIFIERS: ReadonlySet<string> = new Set(['total', 'separate', 'di
 
 /** Tails that say where the items are, not which of them ("under your profile", "in total"). */
 const NEUTRAL_TAIL = /^(?:(?:in\s+(?:total|all)|altogether|overall|on\s+(?:file|record)|(?:under|in|on|for|with|to|linked\s+to|associated\s+with|attached\s+to|saved\s+(?:in|to|on))\s+(?:your|the|this|their|his|her|my)\s+(?:\w+\s+){0,2}?(?:profile|account|name|user\s*id|record|file|id)|(?:listed|found|registered|saved|stored|recorded)(?:\s+(?:here|there|below|above))?|(?:here|there|below|above)|(?:that|which)\s+(?:i|we)\s+(?:found|see|have\s+found))\s*)*$/;
+
+/**
+ * Words before a count that name no subject of their own: the count is of what the run served
+ * ("You currently have", "I found", "There are", "Here are the", a list marker). Anything else
+ * before it (a label, a name, a demonstrative, a place) may select what it counts.
+ */
+const NEUTRAL_LEAD = new RegExp(
+  String.raw`^(?:[-*•]\s*|\d{1,2}[.)]\s*)?` +
+    String.raw`(?:(?:so|ok|okay|great|good\s+news|yes|well|and|also|currently|right\s+now|at\s+the\s+moment|overall|in\s+total|altogether|all\s+in\s+all|today)[,:]?\s+)*` +
+    String.raw`(?:(?:i|we)(?:'ve|\s+have)?\s+(?:(?:also|now|just)\s+)?(?:found|see|have|got|located|retrieved|counted|identified)` +
+    String.raw`|(?:i|we)\s+(?:was|were)\s+able\s+to\s+find` +
+    String.raw`|(?:you|your\s+[a-z]+|it|this|that|the\s+(?:search|query|result|lookup|list|tool|system|account|profile|catalog|inventory))(?:'ve|'s|\s+have|\s+has|\s+had)?(?:\s+(?:currently|now|also|got|found|returned|shows?|lists?|contains?|includes?|holds?))*` +
+    String.raw`|there(?:'s|\s+(?:are|is|were|was))(?:\s+(?:currently|now|also))?|here\s+(?:are|is)|found|showing|listing)?` +
+    String.raw`\s*(?:(?:a\s+total\s+of|exactly|only|just|all|the|your)\s+)*$`,
+);
 
 /** A count is a limit, a part, or no count at all, when these words come right before it. */
 const NOT_A_COUNT_BEFORE = /(?:\bup\s+to|\bat\s+(?:most|least)|\bmaximum\s+of|\bminimum\s+of|\bmax(?:imum)?|\bmin(?:imum)?|\bmore\s+than|\bless\s+than|\bfewer\s+than|\bover|\bunder|\babout|\baround|\bapproximately|\bnearly|\balmost|\bexactly\s+\w+\s+of|\bno\s+more\s+than|\blimit\s+of|\bone\s+of|[$€£¥#№]|\bno\.|\boption|\bnumber|\bstep|\bpage|\btop|\bfirst|\blast|\bnext|\bprevious|\bper|\bevery|\beach)\s*$/i;
@@ -122,7 +148,13 @@ export function countClauses(answer: string): CountClause[] {
       const tail = (after.split(/[:;.!?(,]|\s(?:and|or|but)\s/)[0] ?? '').replace(/^[\s,]+|[\s,]+$/g, '');
       const narrowedByModifier = modifiers.some((w) => !NEUTRAL_MODIFIERS.has(w));
       const narrowedByTail = tail !== '' && !NEUTRAL_TAIL.test(tail);
-      out.push({ clause: c.text, said: m[1]!, phrase: c.text.slice(m.index, m.index + consumed).replace(/\*+|_{2,}|`/g, ''), n, noun, modifiers, tail, narrowed: narrowedByModifier || narrowedByTail, sentence: c.sentence });
+      const ofActions = mentionsAction(before);
+      const counts: Known<'served'> = ofActions
+        ? unknown('it may count what was done')
+        : NEUTRAL_LEAD.test(before.trim())
+          ? known('served', before.trim() === '' ? 'the clause opens with the count' : `"${before.trim()}" names no subject of its own`)
+          : unknown(`"${before.trim()}" before the count may select what it counts`);
+      out.push({ clause: c.text, said: m[1]!, phrase: c.text.slice(m.index, m.index + consumed).replace(/\*+|_{2,}|`/g, ''), n, noun, modifiers, tail, narrowed: narrowedByModifier || narrowedByTail, counts, ofActions, sentence: c.sentence });
     }
   }
   return out;

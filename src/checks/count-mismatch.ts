@@ -152,11 +152,15 @@ export function countMismatches(input: CountMismatchInput): CheckOutcome {
 
     let why: { grounding: string; text: string } | undefined;
     const said = c.phrase;
+    // Readings a verdict rests on, each known or it passes: whether the sets are all there is, and
+    // what the clause counts. A selection of served rows is never more than they are, so more than
+    // served needs only that the count is not of what was done; the whole needs the served rows.
+    const complete = sets.every((s) => s.complete.known);
     if (c.n > most) {
-      why = { grounding: 'more-than-served', text: `the run served at most ${most} (${sizesList(sets, cap)})` };
+      if (complete && !c.ofActions) why = { grounding: 'more-than-served', text: `the run served at most ${most} (${sizesList(sets, cap)})` };
     } else if (!c.narrowed && !wholes.has(c.n)) {
-      why = { grounding: 'whole-not-served', text: `it states the whole, and no served set or sum has that size (${sizesList(sets, cap)})` };
-    } else if (c.narrowed && coverage && coverage.unread.length > 0) {
+      if (c.counts.known) why = { grounding: 'whole-not-served', text: `it states the whole, and no served set or sum has that size (${sizesList(sets, cap)})` };
+    } else if (c.narrowed && coverage && coverage.unread.length > 0 && coverage.read.length > 0) {
       const unread = coverage.unread.slice(0, 6).map((v) => `"${quoteText(v, cap)}"`).join(', ') + (coverage.unread.length > 6 ? `, and ${coverage.unread.length - 6} more` : '');
       why = {
         grounding: 'partial',

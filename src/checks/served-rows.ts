@@ -8,6 +8,7 @@
 import { foldWord } from './absence-clauses.js';
 import { SERVED_ROWS_LIMITS } from '../limits.js';
 import { readStructured } from '../values/structured.js';
+import { known, unknown, type Known } from '../model/known.js';
 
 /** One tool result the answer's window or the conversation's ledger served. */
 export interface ServedResult {
@@ -41,6 +42,12 @@ export interface RowSet {
   source: ServedResult;
   /** The result itself is the list (or the only list under a wrapper key): what "results"/"options" count. */
   primary: boolean;
+  /**
+   * Whether the set is all there is, as far as the run shows: unknown when its call asked for a
+   * page or a limit (`limit`, `page`, `cursor`, …) or its result says there is more (`has_more`,
+   * `next_page`, `truncated`, a `total` above its size).
+   */
+  complete: Known<true>;
 }
 
 /** An object a result served that carries an identifier. */
@@ -107,6 +114,28 @@ function fold(v: unknown): string | undefined {
   return undefined;
 }
 
+/** Argument names that ask for a part of a list. */
+const PAGING_ARGUMENT = /^(?:limit|page|page_?size|per_?page|offset|cursor|page_?token|max_?results|max_?items|top|first|count|n|k|size)$/i;
+/** Result keys that say the list goes on. */
+const MORE_KEY = /^(?:has_?more|more|next|next_?page|next_?cursor|next_?page_?token|next_?token|truncated|is_?truncated|continuation|has_?next(?:_?page)?)$/i;
+const TOTAL_KEY = /^(?:total|total_?count|count|total_?results|total_?items|num_?results|result_?count)$/i;
+
+/** Whether a result's list is all there is, as far as the call and its result show (served-rows `complete`). */
+function completeness(r: ServedResult, value: unknown, size: number): Known<true> {
+  const args = r.arguments;
+  if (args !== null && typeof args === 'object' && !Array.isArray(args)) {
+    const paging = Object.keys(args).find((k) => PAGING_ARGUMENT.test(k));
+    if (paging !== undefined) return unknown(`its call asked for a part of the list ('${paging}')`);
+  }
+  if (isPlainObject(value)) {
+    for (const [k, v] of Object.entries(value)) {
+      if (MORE_KEY.test(k) && v !== false && v !== null && v !== '' && v !== 0) return unknown(`its result says there is more ('${k}')`);
+      if (TOTAL_KEY.test(k) && typeof v === 'number' && v > size) return unknown(`its result says there are ${v} in all ('${k}')`);
+    }
+  }
+  return known(true, 'its call asked for no page or limit, and its result says there is no more');
+}
+
 function callLabel(r: ServedResult): string {
   const tool = r.toolName ?? 'a tool';
   return r.callId ? `${tool} (call ${r.callId})` : tool;
@@ -151,6 +180,7 @@ export function readServedRows(results: readonly ServedResult[]): ServedRows {
         scalarsAsServed: items.filter((x) => fold(x) !== undefined).map((x) => String(x).trim()),
         source: r,
         primary,
+        complete: completeness(r, value, items.length),
       });
     };
     const walk = (v: unknown, key: string | undefined, names: string[], depth: number, primary: boolean) => {

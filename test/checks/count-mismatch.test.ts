@@ -95,3 +95,40 @@ describe('count-mismatch: fences', () => {
     expect(asked).toBe(0);
   });
 });
+
+describe('count-mismatch: unknown readings only suppress', () => {
+  const MESSAGES = (n: number, channel: string) => Array.from({ length: n }, (_, i) => ({ sender: ['Ines', 'Tomas', 'Ravi'][i % 3], recipient: channel, body: `note ${i}` }));
+  const channels = [served('read_channel_messages', MESSAGES(3, 'dispatch'), 'c1', { channel: 'dispatch' }), served('read_channel_messages', MESSAGES(1, 'yard'), 'c2', { channel: 'yard' })];
+
+  it('what the clause counts is known only after words that name no subject of their own', () => {
+    const counts = (t: string) => countClauses(t).map((c) => c.counts.known);
+    expect(counts('You have 4 open tickets.')).toEqual([true]);
+    expect(counts('I found three reservations under your profile.')).toEqual([true]);
+    expect(counts('- 2 devices registered to your account')).toEqual([true]);
+    expect(counts('Ines - 2 messages')).toEqual([false]);
+    expect(counts('dispatch: 3 messages')).toEqual([false]);
+    expect(counts('There is a gap of an hour between those two meetings.')).toEqual([false]);
+    expect(counts('I sent 3 messages to the yard channel.')).toEqual([false]);
+  });
+
+  it('a count after a label, a demonstrative or an action is of the model\'s own selection: it passes', () => {
+    expect(run('Ines - 2 messages', channels).findings).toEqual([]);
+    expect(run('I sent 2 messages to the team.', channels).findings).toEqual([]);
+    // The same number stated of the whole is judged.
+    expect(run('You have 2 messages.', channels).findings.map((f) => f.grounding)).toEqual(['whole-not-served']);
+  });
+
+  it('more than served only against sets known complete: a page asked for, or a result that says there is more, passes', () => {
+    const page = served('list_tickets', { tickets: TICKETS, has_more: true });
+    expect(run('You have 7 tickets.', [page]).findings).toEqual([]);
+    const limited = served('list_tickets', TICKETS, 'c3', { requester: 'j.okafor', limit: 4 });
+    expect(run('You have 7 tickets.', [limited]).findings).toEqual([]);
+    expect(run('You have 7 tickets.', [served('list_tickets', TICKETS)]).findings.map((f) => f.grounding)).toEqual(['more-than-served']);
+  });
+
+  it('a kind counted over a list none of whose items was read passes (the list may be of values that have no details)', () => {
+    const attendees = served('add_event_attendees', { event_id: 'EV-9', attendees: ['ana@lumen.io', 'bo@lumen.io', 'cy@lumen.io'] });
+    expect(run('I added two new attendees.', [attendees]).findings).toEqual([]);
+    expect(run('There are two new attendees.', [attendees]).findings).toEqual([]);
+  });
+});
