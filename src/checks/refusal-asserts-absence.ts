@@ -16,7 +16,7 @@ import type { LedgerRow } from '../model/ledger.js';
 import type { SpanRef } from '../model/telemetry.js';
 import { quoteText } from '../findings/quote.js';
 import { readAnswer, type AbsenceClause, type AdmissionClause } from './absence-clauses.js';
-import { attributeClause, establishedAbsence, readWords, turnReads, type TurnRead } from './absence-reads.js';
+import { attributeClause, establishedAbsence, readWords, refusalOf, turnReads, type TurnRead } from './absence-reads.js';
 
 export { refusalOf, type Refusal } from './absence-reads.js';
 
@@ -41,6 +41,8 @@ export function blamedReads(
   clauses: readonly AbsenceClause[],
   reads: readonly TurnRead[],
   admissions: readonly AdmissionClause[] = [],
+  /** Another call of the turn went through, not known to have returned something: a clause about no read in particular may be about it. */
+  otherWentThrough = false,
 ): Map<TurnRead, { clause: AbsenceClause; shared: string[] }> {
   const blamed = new Map<TurnRead, { clause: AbsenceClause; shared: string[] }>();
   const words = new Map<TurnRead, Map<string, number>>();
@@ -58,8 +60,9 @@ export function blamedReads(
     if (shared.length > 0) {
       // About named reads: blamed only when every one of them was refused.
       if (about.some((r) => r.refusal === undefined)) continue;
-    } else if (reads.some(establishedAbsence)) {
-      // About no read in particular, and a successful read found nothing: it may rest on that one.
+    } else if (reads.some(establishedAbsence) || otherWentThrough) {
+      // About no read in particular (which read it is about is unknown), and a successful read
+      // found nothing, or another call went through: it may rest on, or be about, that one.
       continue;
     }
     for (const r of about) if (r.refusal !== undefined && !blamed.has(r) && !admits(r, clause.sentence)) blamed.set(r, { clause, shared });
@@ -83,7 +86,10 @@ export function refusalAssertsAbsence(input: RefusalAssertsAbsenceInput): CheckO
   }
   tally.checked = refused.length;
   const answer = readAnswer(input.answerText);
-  const blamed = blamedReads(answer.absences, reads, answer.admissions);
+  // A call that went through and is not known to have returned something (a write's "None", a text
+  // result): a clause naming no read may be about it. One known to have returned rows cannot be.
+  const otherWentThrough = input.rows.some((r) => r.outcome !== 'failed' && r.outcome !== 'refused' && refusalOf(r) === undefined && r.reading.emptiness !== 'non-empty');
+  const blamed = blamedReads(answer.absences, reads, answer.admissions, otherWentThrough);
 
   const cap = input.quotedValueChars;
   for (const read of refused) {

@@ -5,13 +5,14 @@
 // declaration: the window shows both calls (armedBy inferred); declarations only sharpen what
 // "could have changed it" means. A call in between could have changed it when it did not fail and
 // is not known to be a read (declared or inferred `readOnly: true`), and either is known to be a
-// write, or takes no arguments, or shares an argument value with the repeated call (a write
-// changes what it names). Fences: the earlier call failed in a way that passes (a timeout, a rate
+// write, or (its role unknown: it may write) takes no arguments or shares an argument value with
+// the repeated call (a write changes what it names). Fences: the earlier call failed in a way that passes (a timeout, a rate
 // limit, a 5xx, "try again") -> a retry, silent; the earlier result says the work is still going
 // (pending, running, queued, in progress) or the tool is a status/poll/health tool -> polling,
 // silent; the turn's user asks to look again (re-check, refresh, retry, again) -> silent;
 // a call with no served result yet (two calls in one response) -> silent; arguments not
-// recorded -> unreachable. One advisory finding per repeated call, naming the earlier one.
+// recorded -> unreachable. One advisory finding per loop (the first repeat of a call; its later
+// repeats in the turn are the same loop), naming the earlier call.
 // Detection only: nothing is blocked. Pure function over plain data: no I/O, no clocks, no globals.
 
 import { CONTENT_NOT_CAPTURED } from './catalog.js';
@@ -98,6 +99,7 @@ function parsed(args: unknown): unknown {
   }
 }
 
+/** Whether `between` could have changed what `call` answers (see the header). */
 /** The argument values that name something: strings of 2+ characters (not yes/no/true/false), numbers of 3+ digits. */
 function namingValues(args: unknown, into = new Set<string>(), depth = 0): Set<string> {
   if (depth > 8) return into;
@@ -117,12 +119,12 @@ function takesNoArguments(args: unknown): boolean {
   return typeof a === 'object' && !Array.isArray(a) && Object.keys(a).length === 0;
 }
 
-/** Whether `between` could have changed what `call` answers (see the header). */
 function couldChange(between: TurnCall, callValues: ReadonlySet<string>, readOnlyOf: RepeatedCallInput['readOnlyOf']): boolean {
   if (between.ending === 'failed' || between.ending === 'refused' || between.ending === 'not-found') return false;
   const role = readOnlyOf(between.toolName);
   if (role === true) return false;
   if (role === false) return true;
+  // A tool whose role is unknown may write: if it does, it changes what it names, or anything when it names nothing.
   if (takesNoArguments(between.arguments)) return true;
   for (const v of namingValues(parsed(between.arguments))) if (callValues.has(v)) return true;
   return false;
@@ -149,6 +151,8 @@ export function repeatedCalls(input: RepeatedCallInput): CheckOutcome {
       }
     }
     if (at < 0 || asked) continue;
+    // One finding per loop: a call whose earlier twin was itself a repeat was reported with the first repeat.
+    if (keys.slice(0, at).some((k, i) => k === key && input.turnCalls[i]!.result !== undefined)) continue;
     const earlier = input.turnCalls[at]!;
     const head = earlier.said ?? resultHead(earlier.result);
     if ((earlier.ending === 'failed' || earlier.ending === 'refused') && TRANSIENT.test(head)) continue;

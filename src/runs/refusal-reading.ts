@@ -36,12 +36,16 @@ export const NOT_FOUND_STATUS_WORDS: ReadonlySet<string> = new Set(['not_found',
 const REFUSAL_TEXT =
   /^\s*(?:(?:tool\s+)?error\s*[:\-–]\s*|http(?:\/\d(?:\.\d)?)?\s+|(?:the\s+)?request\s+|status\s*:?\s*|api\s+)?(?:(?:401|403|407|429|5\d\d)\b|access\s+(?:is\s+)?denied|permission\s+denied|unauthori[sz]ed|forbidden|not\s+authori[sz]ed|rate[\s_-]?limit|too\s+many\s+requests|timed?\s*out\b|timeout\b|(?:is\s+)?refused|service\s+unavailable|internal\s+server\s+error|bad\s+gateway|gateway\s+time|not\s+authenticated|unauthenticated|authentication\s+(?:failed|required)|invalid\s+(?:api\s+)?(?:key|token|credentials)|connection\s+(?:refused|reset|timed\s+out)|(?:tool\s+)?(?:execution|call)\s+failed|quota\s+exceeded)/i;
 
-/** Prefixes that have always meant refused or failed ("refused: …", "Error: …"). */
-const PREFIX_TEXT = /^\s*(?:refused|error)\s*:/i;
+/** Prefixes that have always meant refused or failed ("refused: …", "Error: …", an exception's name: "ValueError: …"). */
+const PREFIX_TEXT = /^\s*(?:refused|error|[a-z]\w{0,40}(?:error|exception))\s*:/i;
 
-/** A short text that says the thing is not there ("Order A-17 not found", "404", "No such machine"). */
+/**
+ * A short text that says the thing is not there ("Order A-17 not found", "404", "No such machine",
+ * "No events found"), after an optional error or exception name ("Error:", "ValueError:"): the
+ * tool's own word that it looked and found nothing, never a refusal.
+ */
 const NOT_FOUND_TEXT =
-  /^\s*(?:(?:error\s*[:\-–]\s*)?(?:404|410)\b|(?:error\s*[:\-–]\s*)?no\s+such\b|(?:error\s*[:\-–]\s*)?[^.!?\n;,]{0,80}?\b(?:not[\s_-]?found|does\s+not\s+exist|doesn['’]t\s+exist|do\s+not\s+exist|no\s+longer\s+exists)\b)/i;
+  /^\s*(?:[a-z]*(?:error|exception)\s*[:\-–]\s*)?(?:(?:404|410)\b|no\s+such\b|no\s+(?:[\w'-]+\s+){0,4}?(?:(?:was|were)\s+)?(?:found|matched|exists?)\b|[^.!?\n;,]{0,80}?\b(?:not[\s_-]?found|does\s+not\s+exist|doesn['’]t\s+exist|do\s+not\s+exist|no\s+longer\s+exists)\b)/i;
 
 /** Code points of the head of a text that is read for these words; past it the text is prose. */
 export const VERDICT_TEXT_CHARS = 200;

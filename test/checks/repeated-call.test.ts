@@ -37,6 +37,12 @@ describe('repeated-call: repeats that add nothing', () => {
     expect(out.findings[0]!.message).toContain("nothing called in between ('get_subscription') could have changed it: the answer is already in the window");
   });
 
+  it('a loop is one finding: the first repeat; the third and later calls of it in the turn are the same loop', () => {
+    const second = done({ callId: 'call_2', message: 4 });
+    expect(run([done(), second], [again({ id: 'call_3' })]).findings).toEqual([]);
+    expect(run([done()], [again()]).findings).toHaveLength(1);
+  });
+
   it('a call between that shares no value with the repeat (a think step) changes nothing', () => {
     const think = done({ toolName: 'think', callId: 'call_t', arguments: { thought: 'The slot may be taken; try again.' }, result: '', ending: 'ok', said: undefined });
     expect(run([done(), think]).findings).toHaveLength(1);
