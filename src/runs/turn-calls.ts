@@ -43,21 +43,37 @@ export interface RawTurnCall {
 /**
  * Every call the window shows, in the order it shows them, each with the result answering it when
  * the window holds one, and whether it is this turn's (after the last user message). Calls without
- * an id are listed without a result (nothing pairs them).
+ * an id, or with an id another call of the window also has, are listed without a result (nothing
+ * pairs them).
  */
 export function rawWindowCalls(input: readonly Message[]): RawTurnCall[] {
   const lastUser = lastUserText(input);
   const results = new Map<string, unknown>();
   for (const m of input) for (const p of m.parts) if (p.type === 'tool-result' && p.id !== undefined && !results.has(p.id)) results.set(p.id, p.result);
+  const shared = sharedIds(input, 0);
   const out: RawTurnCall[] = [];
   input.forEach((m, i) => {
     for (const p of m.parts) {
       if (p.type !== 'tool-call') continue;
-      const served = p.id !== undefined && results.has(p.id);
+      const served = p.id !== undefined && results.has(p.id) && !shared.has(p.id);
       out.push({ toolName: p.name, ...(p.id !== undefined ? { callId: p.id } : {}), arguments: p.arguments, message: i, served, ...(served ? { result: results.get(p.id!) } : {}), thisTurn: i > lastUser });
     }
   });
   return out;
+}
+
+/** Call ids the window gives to more than one call (a recorder that reused them): such a call cannot be paired with its result. */
+function sharedIds(input: readonly Message[], from: number): Set<string> {
+  const seen = new Set<string>();
+  const shared = new Set<string>();
+  for (let i = from; i < input.length; i++) {
+    for (const p of input[i]!.parts) {
+      if (p.type !== 'tool-call' || p.id === undefined) continue;
+      if (seen.has(p.id)) shared.add(p.id);
+      seen.add(p.id);
+    }
+  }
+  return shared;
 }
 
 /** This turn's calls as the window shows them (after its last user message). */
@@ -67,11 +83,12 @@ export function rawTurnCalls(input: readonly Message[]): RawTurnCall[] {
   for (let i = lastUser + 1; i < input.length; i++) {
     for (const p of input[i]!.parts) if (p.type === 'tool-result' && p.id !== undefined && !results.has(p.id)) results.set(p.id, p.result);
   }
+  const shared = sharedIds(input, lastUser + 1);
   const out: RawTurnCall[] = [];
   for (let i = lastUser + 1; i < input.length; i++) {
     for (const p of input[i]!.parts) {
       if (p.type !== 'tool-call') continue;
-      const served = p.id !== undefined && results.has(p.id);
+      const served = p.id !== undefined && results.has(p.id) && !shared.has(p.id);
       out.push({ toolName: p.name, ...(p.id !== undefined ? { callId: p.id } : {}), arguments: p.arguments, message: i, served, ...(served ? { result: results.get(p.id!) } : {}), thisTurn: true });
     }
   }
@@ -88,8 +105,9 @@ export function conversationCalls(req: LlmRequest, ledger: readonly LedgerRow[],
     const said = row.reading.refusal ?? row.reading.absence?.notFound ?? row.errorMessage;
     return { toolName: row.toolName, ...(row.callId !== undefined ? { callId: row.callId } : {}), arguments: row.arguments, ending: endingOf(row), ...(said !== undefined ? { said } : {}), thisTurn: row.traceId === traceId };
   });
-  const recorded = new Set(ledger.map((r) => r.callId).filter((id): id is string => id !== undefined));
-  const raw = rawWindowCalls(req.input).filter((c) => c.callId === undefined || !recorded.has(c.callId));
+  // A call the ledger recorded (the same id and tool: an id a recorder reused for another tool's call is not that call).
+  const recorded = new Set(ledger.filter((r) => r.callId !== undefined).map((r) => `${r.callId}\u0000${r.toolName}`));
+  const raw = rawWindowCalls(req.input).filter((c) => c.callId === undefined || !recorded.has(`${c.callId}\u0000${c.toolName}`));
   const read = readTurnCalls(raw, req, declarationOf).calls;
   read.forEach((c, i) => out.push({ toolName: c.toolName, ...(c.callId !== undefined ? { callId: c.callId } : {}), arguments: c.arguments, ending: c.ending, ...(c.said !== undefined ? { said: c.said } : {}), thisTurn: raw[i]!.thisTurn }));
   return out;
