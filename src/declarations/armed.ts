@@ -42,3 +42,39 @@ export function armedLine(a: ArmedChecks, source: string): string {
   if (a.needDeclarations.length) parts.push(`need declarations: ${a.needDeclarations.join(', ')}`);
   return parts.length ? parts.join('; ') : 'none armed';
 }
+
+/** Each check's tier as it will ship, under the declarations' `checks:` settings (docs/checks.md#tiers). */
+export interface CheckTiers {
+  /** Findings reported as findings (the default tier, or turned on). */
+  reported: string[];
+  /** Findings marked advisory (by the check's nature, its tier, or a setting); an inferred-only advisory tier is named with "(inferred)". */
+  advisory: string[];
+  /** Not reported unless turned on (`checks: { id: on }`). */
+  optIn: string[];
+  /** Turned off in the declarations. */
+  off: string[];
+}
+
+export function checkTiers(d: Declarations | undefined): CheckTiers {
+  const out: CheckTiers = { reported: [], advisory: [], optIn: [], off: [] };
+  for (const c of CHECK_CATALOG) {
+    const setting = d?.checks?.[c.id];
+    if (setting === 'off') out.off.push(c.id);
+    else if (setting === 'advisory') out.advisory.push(c.id);
+    else if (setting === 'on') out.reported.push(c.id);
+    else if (c.tier === 'opt-in') out.optIn.push(c.id);
+    else if (c.tier === 'advisory') out.advisory.push(c.id);
+    else if (c.inferredTier === 'opt-in') (out.reported.push(c.id), out.optIn.push(`${c.id} (inferred)`));
+    else if (c.inferredTier === 'advisory') (out.reported.push(c.id), out.advisory.push(`${c.id} (inferred)`));
+    else out.reported.push(c.id);
+  }
+  return out;
+}
+
+/** One line saying the tiers, for a person reading a terminal or a log. */
+export function tierLine(t: CheckTiers): string {
+  const parts = [`findings: ${t.reported.join(', ') || 'none'}`, `advisory: ${t.advisory.join(', ') || 'none'}`];
+  if (t.optIn.length) parts.push(`opt-in (checks: { id: on }): ${t.optIn.join(', ')}`);
+  if (t.off.length) parts.push(`off: ${t.off.join(', ')}`);
+  return `tiers (docs/checks.md#tiers): ${parts.join('; ')}`;
+}

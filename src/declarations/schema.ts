@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Declarations } from './types.js';
 import { nearest } from './nearest.js';
 import { rowsAtSteps } from './rows-at.js';
+import { CHECK_CATALOG } from '../checks/catalog.js';
 
 const nonBlank = z.string().trim().min(1, 'must be a non-blank string');
 
@@ -46,16 +47,26 @@ const Claim = z.strictObject({ entity: nonBlank, field: nonBlank, exact: z.boole
 
 const Answers = z.strictObject({ checkValues: z.boolean().optional() });
 
+const CHECK_IDS = CHECK_CATALOG.map((c) => c.id);
+const Checks = z.record(z.string(), z.enum(['on', 'advisory', 'off'], { message: 'must be on, advisory or off' })).superRefine((r, ctx) => {
+  for (const id of Object.keys(r)) {
+    if (CHECK_IDS.includes(id)) continue;
+    const guess = nearest(id, CHECK_IDS);
+    ctx.addIssue({ code: 'custom', path: [id], message: `unknown check${guess ? ` (did you mean "${guess}"?)` : ''}; the checks are ${CHECK_IDS.join(', ')}` });
+  }
+});
+
 const DeclarationsSchema = z.strictObject({
   tools: z.record(nonBlank, Tool).default({}),
   claims: z.record(nonBlank, Claim).optional(),
   answers: Answers.optional(),
   inference: z.boolean().optional(),
+  checks: Checks.optional(),
 });
 
 const TOOL_KEYS = ['argumentsFrom', 'readOnly', 'volatile', 'inputSchema', 'resultColumns', 'rowsAt', 'errorShape'];
 const ERROR_SHAPE_KEYS = ['field', 'refused', 'notFound', 'message'];
-const TOP_KEYS = ['tools', 'claims', 'answers', 'inference'];
+const TOP_KEYS = ['tools', 'claims', 'answers', 'inference', 'checks'];
 const ANSWER_KEYS = ['checkValues'];
 const COLUMN_KEYS = ['type', 'nullable'];
 const CLAIM_KEYS = ['entity', 'field', 'exact'];

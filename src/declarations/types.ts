@@ -74,6 +74,15 @@ export interface Declarations {
    * checks too, always below a declaration and always said (`armedBy: inferred`).
    */
   inference?: boolean;
+  /**
+   * Per check, how its findings ship, over its tier (docs/checks.md#tiers): `on` (reported as the
+   * check files them: turns an opt-in check on, a tiered-advisory one back to findings), `advisory`
+   * (every finding marked advisory), `off` (not reported; the disposition says so).
+   */
+  checks?: Record<string, CheckSetting>;
 }
+
+/** A user's setting of one check (Declarations.checks). */
+export type CheckSetting = 'on' | 'advisory' | 'off';
 
 export const NO_DECLARATIONS: Declarations = Object.freeze({ tools: {} }) as Declarations;

@@ -96,7 +96,21 @@ export interface RegisteredCheck {
   kinds?: readonly string[];
   /** Inference can arm it with no declaration (what the trace shows: names, schemas, annotations). */
   inferable?: boolean;
+  /**
+   * How its findings ship when nothing overrides it (docs/checks.md#tiers): `default` (findings),
+   * `advisory` (findings marked advisory: a place to look), `opt-in` (not reported unless the
+   * declarations turn it on). Earned on real data: on by default only while it meets the bar on
+   * every real set the project holds.
+   */
+  tier: CheckTier;
+  /** Its tier when armed by inference, where that differs (an inferred arming may be advisory while a declared one is not). */
+  inferredTier?: CheckTier;
+  /** Why it is in its tier: what was measured. */
+  tierWhy: string;
 }
+
+/** How a check's findings ship (RegisteredCheck.tier). */
+export type CheckTier = 'default' | 'advisory' | 'opt-in';
 
 /** How finding values are written out: quoted, hashed (`sha256:` + 16 hex) or omitted. */
 export type Redaction = 'quote' | 'hash' | 'omit';

@@ -17,7 +17,7 @@ import { resolveLimits, type Limits } from '../limits.js';
 import { ATTR_ANALYSIS_SKIPPED } from '../findings/names.js';
 import { DEFAULT_EVALUATION_EVENTS, EVALUATION_EVENTS_VALUES, type EvaluationEvents } from '../findings/evaluation.js';
 import type { Diagnostic } from '../model/diagnostics.js';
-import { armedChecks, armedLine } from '../declarations/armed.js';
+import { armedChecks, armedLine, checkTiers, tierLine } from '../declarations/armed.js';
 import type { LogData, SpanData } from '../model/telemetry.js';
 import { spanKey } from '../model/telemetry.js';
 import { annotate, fromSpanData, hrTimeToNanos, otlpKind, resourceAttributes, scopeOf, toSpanData } from './sdk-span.js';
@@ -208,7 +208,10 @@ export class FootprintSpanProcessor implements SpanProcessor {
     else if (options.analysis !== undefined && options.analysis !== 'in-thread') diag.warn(`footprint-otel: analysis "${String(options.analysis)}" is not one of in-thread, worker; running in-thread`);
     this.coreInstance = options.core ?? (this.worker ? undefined : new FootprintCore(this.coreOptions));
     // Said once at start, like serve does: which checks run, and by what.
-    if (this.coreOptions.checks !== false) diag.info(`footprint-otel: checks ${armedLine(armedChecks(this.coreOptions.declarations), 'declarations')}`);
+    if (this.coreOptions.checks !== false) {
+      diag.info(`footprint-otel: checks ${armedLine(armedChecks(this.coreOptions.declarations), 'declarations')}`);
+      diag.info(`footprint-otel: ${tierLine(checkTiers(this.coreOptions.declarations))}`);
+    }
   }
 
   private get core(): CoreLike {

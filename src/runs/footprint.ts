@@ -16,6 +16,7 @@ import { groupLogsBySpan } from '../conventions/log-join.js';
 import { CONVERSATION_ID_KEYS } from '../conventions/conversation-keys.js';
 import { CHECK_CATALOG, CONTENT_NOT_CAPTURED, NO_LLM_SPANS, checkOfKind } from '../checks/catalog.js';
 import { checkExecution, checkRequest, unreachableAll, type SeamContext } from './seams.js';
+import { applyTiers } from './tiers.js';
 import { dispositionRows } from '../findings/disposition.js';
 import { DispositionCache } from './disposition-cache.js';
 import { BoundedMap } from './bounded-map.js';
@@ -625,6 +626,8 @@ export class FootprintCore {
     const state = this.conversations.get(conversationKey(ev.tenant, ev.conversationId, ev.span.traceId));
     if (ev.kind === 'tool-execution' && !this.admitToolExecution(ev, state)) return [];
     const outcome = ev.kind === 'llm-request' ? checkRequest(this.seamContext(), state, ev) : checkExecution(this.seamContext(), state, ev);
+    // Each check's tier, and the user's setting of it (tiers.ts): advisory, or withheld with the reason.
+    outcome.findings = applyTiers(outcome.findings, outcome.tallies, this.config.declarations.checks);
     // What the checks read into the conversation's value memo counts in its state, within maxStateBytes.
     this.conversations.chargeMemo(state);
     if (ev.kind === 'llm-request') this.conversations.recordRequestId(state, spanKey(ev.span));

@@ -40,12 +40,13 @@ const REFUSAL_TEXT =
 const PREFIX_TEXT = /^\s*(?:refused|error|[a-z]\w{0,40}(?:error|exception))\s*:/i;
 
 /**
- * A short text that says the thing is not there ("Order A-17 not found", "404", "No such machine",
- * "No events found"), after an optional error or exception name ("Error:", "ValueError:"): the
- * tool's own word that it looked and found nothing, never a refusal.
+ * A short text that says the thing is not there ("Order A-17 not found", "404", "No such machine"),
+ * after an optional error or exception name ("Error:", "ValueError:"); and an error whose words
+ * say nothing was found ("ValueError: No events found"): the tool's own word that it looked and
+ * found nothing, never a refusal. Prose alone ("No jobs found for srv-db-04.") stays unknown.
  */
 const NOT_FOUND_TEXT =
-  /^\s*(?:[a-z]*(?:error|exception)\s*[:\-–]\s*)?(?:(?:404|410)\b|no\s+such\b|no\s+(?:[\w'-]+\s+){0,4}?(?:(?:was|were)\s+)?(?:found|matched|exists?)\b|[^.!?\n;,]{0,80}?\b(?:not[\s_-]?found|does\s+not\s+exist|doesn['’]t\s+exist|do\s+not\s+exist|no\s+longer\s+exists)\b)/i;
+  /^\s*(?:(?:[a-z]*(?:error|exception)\s*[:\-–]\s*)?(?:404|410)\b|(?:[a-z]*(?:error|exception)\s*[:\-–]\s*)?no\s+such\b|[a-z]*(?:error|exception)\s*[:\-–]\s*no\s+(?:[\w'-]+\s+){0,4}?(?:(?:was|were)\s+)?(?:found|matched|exists?)\b|(?:[a-z]*(?:error|exception)\s*[:\-–]\s*)?[^.!?\n;,]{0,80}?\b(?:not[\s_-]?found|does\s+not\s+exist|doesn['’]t\s+exist|do\s+not\s+exist|no\s+longer\s+exists)\b)/i;
 
 /** Code points of the head of a text that is read for these words; past it the text is prose. */
 export const VERDICT_TEXT_CHARS = 200;

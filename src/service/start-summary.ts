@@ -5,7 +5,7 @@
 // that changes it. Pure: builds lines from config and declarations; never prints, never throws.
 
 import type { Declarations } from '../declarations/types.js';
-import { armedChecks, armedLine } from '../declarations/armed.js';
+import { armedChecks, armedLine, checkTiers, tierLine } from '../declarations/armed.js';
 import type { ServiceConfig } from './config.js';
 import { authRequired } from './auth.js';
 import * as N from './names.js';
@@ -25,6 +25,7 @@ export function startSummary(config: ServiceConfig, declarations: Declarations |
       lines.push(`  draft declarations from a recorded trace with: ${SUGGEST_COMMAND}`);
     } else {
       lines.push(`  checks: ${armedLine(armed, config.declarationsPath ?? 'declarations')}`);
+      lines.push(`  ${tierLine(checkTiers(declarations))}`);
       if (armed.declared.length === 0) lines.push(`  draft declarations from a recorded trace with: ${SUGGEST_COMMAND}`);
     }
   }

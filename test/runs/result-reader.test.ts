@@ -380,6 +380,17 @@ describe('unit: refusals the result states', () => {
     expect(readToolResult('Errors: none').refusal).toBeUndefined();
   });
 
+  it('an exception\'s name before a colon marks a failure, as "Error:" does; one whose words say nothing was found is a not-found', () => {
+    expect(readToolResult("TypeError: list_slots() missing 1 required positional argument: 'clinic_id'").refusal).toBe("TypeError: list_slots() missing 1 required positional argument: 'clinic_id'");
+    expect(readToolResult('ValueError: Patient P-77 already has a booking at 09:30').refusal).toBe('ValueError: Patient P-77 already has a booking at 09:30');
+    const none = readToolResult('ValueError: No slots found. Try with a different query.', undefined, { arguments: { clinic_id: 'CL-3' } });
+    expect(none.refusal).toBeUndefined();
+    expect(none).toMatchObject({ emptiness: 'declared-absent', absence: { lookedFor: 'clinic_id CL-3', notFound: 'ValueError: No slots found. Try with a different query.' } });
+    expect(readToolResult('KeyError: booking not found').absence?.notFound).toBe('KeyError: booking not found');
+    // Prose that says nothing was found, with no error, stays unknown (never guessed).
+    expect(readToolResult('No slots found for CL-3.')).toEqual({ emptiness: 'unknown', shape: 'text' });
+  });
+
   it('refusals stay plain data (emptiness unknown), rows read beside them, text capped', () => {
     expect(readToolResult({ status: 'denied', jobs: [] }, { rowsAt: 'jobs' })).toMatchObject({ emptiness: 'undeclared-empty', refusal: 'status "denied"' });
     const long = readToolResult(`Error: ${'x'.repeat(2000)}`).refusal!;
