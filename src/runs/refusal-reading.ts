@@ -46,7 +46,7 @@ const PREFIX_TEXT = /^\s*(?:refused|error|[a-z]\w{0,40}(?:error|exception))\s*:/
  * found nothing, never a refusal. Prose alone ("No jobs found for srv-db-04.") stays unknown.
  */
 const NOT_FOUND_TEXT =
-  /^\s*(?:(?:[a-z]*(?:error|exception)\s*[:\-–]\s*)?(?:404|410)\b|(?:[a-z]*(?:error|exception)\s*[:\-–]\s*)?no\s+such\b|[a-z]*(?:error|exception)\s*[:\-–]\s*no\s+(?:[\w'-]+\s+){0,4}?(?:(?:was|were)\s+)?(?:found|matched|exists?)\b|(?:[a-z]*(?:error|exception)\s*[:\-–]\s*)?[^.!?\n;,]{0,80}?\b(?:not[\s_-]?found|does\s+not\s+exist|doesn['’]t\s+exist|do\s+not\s+exist|no\s+longer\s+exists)\b)/i;
+  /^\s*(?:(?:[a-z]*(?:error|exception)\s*[:\-–]\s*)?(?:404|410)\b|(?:[a-z]*(?:error|exception)\s*[:\-–]\s*)?no\s+such\b|[a-z]*(?:error|exception)\s*[:\-–]\s*no\s+(?:[\w'-]+\s+){0,4}?(?:(?:was|were)\s+)?(?:found|matched|exists?)\b|(?:[a-z]*(?:error|exception)\s*[:\-–]\s*)?(?:'[^'\n]{0,80}'|"[^"\n]{0,80}"|[^.!?\n;,'"]){0,80}?\b(?:not[\s_-]?found|does\s+not\s+exist|doesn['’]t\s+exist|do\s+not\s+exist|no\s+longer\s+exists)\b)/i;
 
 /** Code points of the head of a text that is read for these words; past it the text is prose. */
 export const VERDICT_TEXT_CHARS = 200;

@@ -387,6 +387,8 @@ describe('unit: refusals the result states', () => {
     expect(none.refusal).toBeUndefined();
     expect(none).toMatchObject({ emptiness: 'declared-absent', absence: { lookedFor: 'clinic_id CL-3', notFound: 'ValueError: No slots found. Try with a different query.' } });
     expect(readToolResult('KeyError: booking not found').absence?.notFound).toBe('KeyError: booking not found');
+    // A quoted value with dots in it does not end the sentence.
+    expect(readToolResult("ValueError: Patient with email 'ana.ruiz@clinic.example' not found in the patients list.").absence?.notFound).toContain('not found');
     // Prose that says nothing was found, with no error, stays unknown (never guessed).
     expect(readToolResult('No slots found for CL-3.')).toEqual({ emptiness: 'unknown', shape: 'text' });
   });
