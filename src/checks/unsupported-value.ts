@@ -33,7 +33,7 @@ import { readForms, readNumbers } from '../values/read.js';
 import { groupedJoins, identifierKey } from '../values/identifiers.js';
 import { numeralReadings } from '../values/numerals.js';
 import { relativeShifts, type Shift } from '../values/relative.js';
-import { arithmeticOperands, deriveDate, deriveNumber, hedgedIn, meetServed, writtenComputation, type Derivation, type StatedNumber } from '../values/derive.js';
+import { arithmeticOperands, deriveDate, deriveDuration, deriveNumber, hedgedIn, meetServed, writtenComputation, type Derivation, type StatedNumber } from '../values/derive.js';
 import { isUnit } from '../values/quantities.js';
 import { KEY, numberKey, type TypedValue } from '../values/types.js';
 import { readWordAmounts, rendersAs } from '../values/words.js';
@@ -139,34 +139,59 @@ function digitCount(s: string): number {
   return n;
 }
 
-/** A numeral is data when a data token is written inside it, or its reading has 4 digits, or it is a percentage with decimals and 3 (`99.5%`). */
+/**
+ * A numeral is data when a data token is written inside it, or its reading has 4 digits, or it is
+ * a percentage with decimals and 3 (`99.5%`). A number on a scale (`4.5/5`) is data when it has
+ * decimals or 4 digits: its scale is never data, and a whole rating (`4/5`) no more than `4` is.
+ */
 function numeralIsData(v: TypedValue, holdsData: boolean): boolean {
   const r = v.numbers?.[0];
   if (!r) return false;
   const d = digitCount(plain(v.key));
+  if (v.scale !== undefined) return v.numbers!.some((n) => n.decimals > 0) || d >= 4;
   return holdsData || d >= 4 || (v.unit === '%' && r.decimals > 0 && d >= 3);
 }
 
-/** The answer's values: its typed forms and numerals, then every data token not only ever written inside one. */
+/** The data token keys written in a text, in order (duplicates kept). */
+function tokensIn(text: string): string[] {
+  const keys: string[] = [];
+  scanDataTokens(text, (t) => (keys.push(t.key), true));
+  return keys;
+}
+
+/**
+ * The answer's values: its typed forms and numerals, then every data token not only ever written
+ * inside one. A range (`10:00-11:00`, `$1,200-$1,500`) is judged by its ends, each a value of its
+ * own; a token of its text that no end holds (`10:00-11:00` itself) is never judged as an opaque
+ * token, and grounds both ends where a source holds it as written.
+ */
 function answerValues(answer: string, tokens: readonly DataToken[], forms: readonly TypedValue[]): AnswerValue[] {
   const out: AnswerValue[] = [];
   const inForms = new Map<string, number>();
   const seen = new Set<string>();
-  for (const f of forms) {
-    let holdsData = false;
-    const inner: string[] = [];
-    scanDataTokens(f.raw, (t) => {
-      holdsData = true;
-      inner.push(t.key);
-      inForms.set(t.key, (inForms.get(t.key) ?? 0) + 1);
-      return true;
-    });
+  const seenForms = new Set<string>();
+  const add = (f: TypedValue, inner: readonly string[], whole: readonly string[]) => {
+    const holdsData = inner.length > 0;
     const data = f.kind === 'number' ? numeralIsData(f, holdsData) : f.kind === 'words' || holdsData;
-    if (!data || seen.has(f.key)) continue;
+    const identity = `${f.kind} ${f.keys.join(' ')}`;
+    if (!data || seenForms.has(identity)) return;
+    seenForms.add(identity);
     seen.add(f.key);
     // The fast path looks a typed value up by its plain keys where the token index holds that form (`2026-11-28`, `02:00`, `4850`).
     const tokenKeys = f.kind === 'number' || f.kind === 'date' || f.kind === 'time' || f.kind === 'month' ? f.keys.map(plain) : [];
-    out.push({ key: plain(f.key), raw: f.raw, tokens: tokenKeys, typed: f.keys, typedValue: f, ...(f.kind === 'phone' && inner.length > 0 ? { inner } : {}) });
+    out.push({ key: plain(f.key), raw: f.raw, tokens: [...tokenKeys, ...whole], typed: f.keys, typedValue: f, ...(f.kind === 'phone' && holdsData ? { inner: [...inner] } : {}) });
+  };
+  for (const f of forms) {
+    const inner = tokensIn(f.raw);
+    for (const k of inner) inForms.set(k, (inForms.get(k) ?? 0) + 1);
+    if (!f.parts) {
+      add(f, inner, []);
+      continue;
+    }
+    const ends = f.parts.map((p) => tokensIn(p.raw));
+    const held = new Set(ends.flat());
+    const whole = inner.filter((k) => !held.has(k));
+    f.parts.forEach((p, i) => add(p, ends[i]!, whole));
   }
   const everywhere = new Map<string, number>();
   scanDataTokens(answer, (t) => {
@@ -394,6 +419,15 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
           found = { formula: d.formula, from: sourcesOf(d, results, bounds.quotedValueChars), ...(last >= 0 ? { at: last } : {}) };
           break;
         }
+      }
+    } else if (tv?.kind === 'time' && tv.duration !== undefined) {
+      // A clock without a meridiem may be hours and minutes: the time between two served times of day.
+      const times = [...served.times(), ...exemptServed.times().map((t) => ({ ...t, at: results.length + t.at }))];
+      const d = deriveDuration(tv.duration, times);
+      if (d) {
+        const last = Math.max(d.from.at, d.to.at);
+        const operand = (t: { minutes: number; at: number }) => ({ value: t.minutes, text: `${String(Math.floor(t.minutes / 60)).padStart(2, '0')}:${String(t.minutes % 60).padStart(2, '0')}`, at: t.at });
+        found = { formula: d.formula, from: sourcesOf({ operands: [operand(d.from), operand(d.to)] }, results, bounds.quotedValueChars), ...(last < results.length ? { at: last } : {}) };
       }
     } else if (tv && (tv.kind === 'date' || tv.kind === 'month')) {
       const value = plain(tv.key);

@@ -4,11 +4,11 @@
 // difference, product or ratio of two or three served numbers; a number the model computed itself
 // in writing (`$402 + $306 + $308 + $16005 = $17021`) whose operands are served and whose
 // arithmetic is right; a date or month that is a served date shifted by a relative expression the
-// user or system wrote. Exact, or to the precision the value states (arithmetic: exact or to the
+// user or system wrote; hours and minutes that are the time between two served times of day. Exact, or to the precision the value states (arithmetic: exact or to the
 // decimals stated). Never the clock; bounded by its callers' caps. Pure: no I/O, no clocks, no globals.
 
 import type { NumberReading } from './types.js';
-import type { ServedDate, ServedNumber } from './served.js';
+import type { ServedDate, ServedNumber, ServedTime } from './served.js';
 import type { Shift } from './relative.js';
 import { convert } from './quantities.js';
 import { readNumerals } from './numerals.js';
@@ -340,6 +340,31 @@ export function deriveDate(value: string, anchors: readonly ServedDate[], shifts
         }
       }
     }
+  }
+  return undefined;
+}
+
+/** A duration that is the time between two served times of day. */
+export interface DurationDerivation {
+  /** `13:30 − 12:00 = 1:30`. */
+  formula: string;
+  from: ServedTime;
+  to: ServedTime;
+}
+
+const clock = (minutes: number) => `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
+
+/**
+ * Hours and minutes (`01:30`, as minutes) that are the time from one served time of day to a
+ * later one the same day. At most one pass over the times (at most 1,440 distinct).
+ */
+export function deriveDuration(minutes: number, times: readonly ServedTime[]): DurationDerivation | undefined {
+  if (minutes <= 0 || minutes >= 24 * 60) return undefined;
+  const byMinute = new Map<number, ServedTime>();
+  for (const t of times) if (!byMinute.has(t.minutes)) byMinute.set(t.minutes, t);
+  for (const from of byMinute.values()) {
+    const to = byMinute.get(from.minutes + minutes);
+    if (to) return { formula: `${clock(to.minutes)} − ${clock(from.minutes)} = ${clock(minutes)} (hours:minutes between two served times)`, from, to };
   }
   return undefined;
 }
