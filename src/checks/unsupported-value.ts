@@ -411,8 +411,10 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
           found = { formula: '', from: '' };
           break;
         }
+        // A rating (`4.6/5`) is a small number a search over pairs would meet by chance
+        // (`14 ÷ 287 × 100 = 4.87…`): only a computation the model wrote out derives one.
         const d: Derivation | undefined =
-          deriveNumber(t, arithmetic().list, L, arithmetic().one) ??
+          (tv.scale === undefined ? deriveNumber(t, arithmetic().list, L, arithmetic().one) : undefined) ??
           writtenComputation(t, input.writtenTexts ?? [], (o) => servedOperand(o, served, exemptServed, results.length), L.maxPairOperands);
         if (d) {
           const last = d.operands.reduce((a, n) => (n.at < results.length && n.at > a ? n.at : a), -1);

@@ -5,14 +5,14 @@
 // ambiguous day and month (`03/04/2025`) has both readings (chrono's US and British parsers). A
 // date needs its year to be a value (a range's year written once, `May 3 - May 5, 2024`, serves
 // both ends). A time needs its minutes, its meridiem or "o'clock" (`2:00 AM` is `t:02:00`, `1 PM`
-// is `t:13:00`, `9` alone is not read); a clock written without a meridiem in 12-hour form
-// (`1:30`, `4:30`, never `01:30`, `16:30` or one after an ISO date) has both readings (`t:01:30`,
-// `t:13:30`), and a clock also reads as a duration (`01:30` is 90 minutes). A range chrono reads
-// (`10:00-11:00`, `5:00 PM - 7:00 PM`, `from 9am to 5pm`) is one value of kind `range` whose ends
-// are values of their own. A time written with a day offset (`03:00:00+1`, `00:00+1`) keeps it in
-// its key (`t:03:00+1`), never as a time zone (chrono would read `+1` as UTC+1); zones are never
-// converted. A reference instant is passed by the caller, never the clock. Pure: no I/O, no
-// clocks, no globals besides the parsers.
+// is `t:13:00`, `9` alone is not read); a clock without a meridiem in 12-hour form (`1:30`,
+// `4:30`; never `01:30`, `16:30` or one right after a numeric date) has both readings (`t:01:30`,
+// `t:13:30`), and a clock written `0H:MM` also reads as a duration (`01:30` is 90 minutes). A
+// range chrono reads (`10:00-11:00`, `5:00 PM - 7:00 PM`, `from 9am to 5pm`) is one value of kind
+// `range` whose ends are values of their own. A time written with a day offset (`03:00:00+1`,
+// `00:00+1`) keeps it in its key (`t:03:00+1`), never as a time zone (chrono would read `+1` as
+// UTC+1); zones are never converted. A reference instant is passed by the caller, never the
+// clock. Pure: no I/O, no clocks, no globals besides the parsers.
 
 import * as chrono from 'chrono-node';
 import { KEY, type TypedValue } from './types.js';
@@ -104,7 +104,7 @@ const NUMERIC_DATE = /^\d{1,4}([/.-])\d{1,2}\1\d{2,4}$/;
  * `7:00 PM`), an hour with its meridiem (`1 PM`, `8 a.m.`), or an hour with "o'clock". A match
  * with none of minutes, meridiem or "o'clock" is no time (`10th`, `2024`).
  */
-const TIME_TEXT = /(?<![\d:.,])(\d{1,2})(?::(\d{2})(?::(\d{2}))?(?:\s?\+(\d)(?![\d:]))?)?(?:(\s?([ap])\.?\s?m\.?(?![a-z]))|(\s?o['’]?\s?clock))?/gi;
+const TIME_TEXT = /(?<![\d.,])(\d{1,2})(?::(\d{2})(?::(\d{2}))?(?:\s?\+(\d)(?![\d:]))?)?(?:(\s?([ap])\.?\s?m\.?(?![a-z]))|(\s?o['’]?\s?clock))?/gi;
 /** A clock right after a numeric date (`2024-05-15 10:00`, `2024-05-15T10:00`): a machine's 24-hour form. */
 const AFTER_NUMERIC_DATE = /\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}[T\s]{1,3}$/i;
 
@@ -187,8 +187,9 @@ function timeValue(text: string, at: number, served: boolean, values: TypedValue
   const keys = [...new Set(hoursOf(t, AFTER_NUMERIC_DATE.test(text.slice(0, t.index))).flatMap((h) => timeKeys(h, minute, t.second, t.dayOffset, served)))];
   if (keys.length === 0) return;
   const raw = text.slice(t.index, t.end).trimEnd();
-  // A clock without a meridiem also reads as hours and minutes (`01:30`: 90 minutes).
-  const duration = t.minute !== undefined && !t.meridiem && t.dayOffset === undefined && t.second === undefined ? t.hour * 60 + t.minute : undefined;
+  // A clock written `0H:MM` without a meridiem also reads as hours and minutes (`01:30`: 90
+  // minutes), as an answer in 'HH:MM' form gives a duration; `1:30` or `14:30` is a time of day only.
+  const duration = t.padded && t.minute !== undefined && !t.meridiem && t.dayOffset === undefined && t.second === undefined ? t.hour * 60 + t.minute : undefined;
   values.push({ kind: 'time', raw, start: at + t.index, end: at + t.index + raw.length, keys, key: keys[0]!, ...(duration ? { duration } : {}) });
 }
 

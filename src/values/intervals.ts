@@ -30,8 +30,8 @@ const RANGE = new RegExp(
   `${OPEN}(${CURRENCY}\\s?)?(${NUM})(\\s?${CURRENCY})?(\\s*[-–—‒]\\s*|\\s+(?:to|until|through)\\s+)(${CURRENCY}\\s?)?(${NUM})${CLOSE}`,
   'gu',
 );
-/** `a/b`, `a out of b`: a number over its scale (a whole number of at most three digits). */
-const SCALE = new RegExp(`${OPEN}(${NUM})(\\s*/\\s*|\\s+out\\s+of\\s+)(\\d{1,3})${CLOSE}`, 'giu');
+/** `a/b`, `a out of b`: a number over its scale (a whole number of at most three digits, `5` or `5.0`). */
+const SCALE = new RegExp(`${OPEN}(${NUM})(\\s*/\\s*|\\s+out\\s+of\\s+)(\\d{1,3}(?:[.,]0)?)${CLOSE}`, 'giu');
 
 function numeral(raw: string, at: number, served: boolean): Numeral | undefined {
   const n = readNumerals(raw, 1, served)[0];
@@ -50,15 +50,13 @@ export function readNumberPairs(text: string, max: number, served = false): Numb
   for (const m of text.matchAll(SCALE)) {
     if (out.length >= max) break;
     const first = numeral(m[1]!, m.index, served);
-    const scale = Number(m[3]);
-    if (!first || scale < 2) continue;
+    const second = numeral(m[3]!, m.index + m[1]!.length + m[2]!.length, served);
+    const scale = second?.readings.find((r) => Number.isInteger(r.value))?.value;
+    if (!first || !second || scale === undefined || scale < 2) continue;
     // The number is on the scale: at most the scale, in some reading.
     const readings = first.readings.filter((r) => r.value >= 0 && r.value <= scale);
     if (readings.length === 0) continue;
-    const secondAt = m.index + m[1]!.length + m[2]!.length;
-    const second = numeral(m[3]!, secondAt, served);
-    if (!second) continue;
-    out.push({ kind: 'scale', raw: m[0], start: m.index, end: m.index + m[0].length, first: { ...first, readings }, second });
+    out.push({ kind: 'scale', raw: m[0], start: m.index, end: m.index + m[0].length, first: { ...first, readings }, second: { ...second, readings: second.readings.filter((r) => r.value === scale) } });
   }
   for (const m of text.matchAll(RANGE)) {
     if (out.length >= max) break;
