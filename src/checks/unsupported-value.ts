@@ -2,23 +2,25 @@
 // what the answering request's window served. The fast path is token-exact (data-tokens.ts: the
 // answer's data tokens against a token index of the window's tool results). A value it does not
 // ground is read as a typed value (src/values: numbers and money in any CLDR locale's marks, dates,
-// months and times by chrono-node, phones by libphonenumber-js, identifiers modulo case,
-// punctuation, grouping and width) and grounded when a tool result holds the same typed value, or
-// when it is a bounded derivation of served values (src/values/derive.ts): rounded to the precision
-// it states, converted between units (js-quantities), its sign moved, the sum, difference,
-// product or ratio of two or three served numbers, a computation the model wrote out whose operands
-// are served and whose arithmetic is right, a served date shifted by a relative expression the
-// user or system wrote ("the next day", "last month"), or the argument of a call in the window
-// that the tool accepted (its result holds something and is no error). A derived value passes; its
-// derivation is returned as the witness (`derived`). Tokens the window's user or system text (or
-// earlier turns' user messages) holds are exempt, in the same typed forms. The model's own earlier
-// turns and tool-call arguments never ground a value (at most they classify a finding as
-// `assistant-only`). Past a bound the check says it is incomplete (an unreachable reason).
-// Detection only: nothing is blocked. Tally: `checked` counts distinct answer values judged,
-// `findings` those with no origin (<= checked), `unreachable` those that could not be judged.
-// Also returns the grounded tokens with the request (and turn) that last served each one, for
-// `prior-turn-evidence`. Pure function over plain data (and the conversation's value memo): no
-// I/O, no clocks, no globals.
+// months, times and their ranges by chrono-node, number ranges and ratings, phones by
+// libphonenumber-js, identifiers modulo case, punctuation, grouping and width; a range is judged by
+// its two ends, never as one opaque token, and a rating by its number, never its scale) and
+// grounded when a tool result holds the same typed value, or when it is a bounded derivation of
+// served values (src/values/derive.ts): rounded to the precision it states, converted between
+// units (js-quantities), its sign moved, the sum, difference, product or ratio of two or three
+// served numbers, a computation the model wrote out whose operands are served and whose arithmetic
+// is right, a served date shifted by a relative expression the user or system wrote ("the next
+// day", "last month"), hours and minutes (`01:30`) between two served times of day, or the
+// argument of a call in the window that the tool accepted (its result holds something and is no
+// error). A derived value passes; its derivation is returned as the witness (`derived`). Tokens
+// the window's user or system text (or earlier turns' user messages) holds are exempt, in the same
+// typed forms. The model's own earlier turns and tool-call arguments never ground a value (at most
+// they classify a finding as `assistant-only`). Past a bound the check says it is incomplete (an
+// unreachable reason). Detection only: nothing is blocked. Tally: `checked` counts distinct answer
+// values judged, `findings` those with no origin (<= checked), `unreachable` those that could not
+// be judged. Also returns the grounded tokens with the request (and turn) that last served each
+// one, for `prior-turn-evidence`. Pure function over plain data (and the conversation's value
+// memo): no I/O, no clocks, no globals.
 
 import { CONTENT_NOT_CAPTURED } from './catalog.js';
 import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';

@@ -1,18 +1,19 @@
 // Dates, months, times and their ranges as written, read by chrono-node (English, and German,
 // French, Spanish, Italian, Portuguese, Dutch, Russian, Ukrainian, Japanese and Chinese where the
-// text holds one of that language's month names, learned from `Intl.DateTimeFormat`): `May 19,
-// 2024`, `19. Mai 2024`, `2024年5月19日`, `30.11.2025` and `11/30/2025` become `d:2024-05-19`…; an
-// ambiguous day and month (`03/04/2025`) has both readings (chrono's US and British parsers). A
-// date needs its year to be a value (a range's year written once, `May 3 - May 5, 2024`, serves
-// both ends). A time needs its minutes, its meridiem or "o'clock" (`2:00 AM` is `t:02:00`, `1 PM`
-// is `t:13:00`, `9` alone is not read); a clock without a meridiem in 12-hour form (`1:30`,
-// `4:30`; never `01:30`, `16:30` or one right after a numeric date) has both readings (`t:01:30`,
-// `t:13:30`), and a clock written `0H:MM` also reads as a duration (`01:30` is 90 minutes). A
-// range chrono reads (`10:00-11:00`, `5:00 PM - 7:00 PM`, `from 9am to 5pm`) is one value of kind
-// `range` whose ends are values of their own. A time written with a day offset (`03:00:00+1`,
-// `00:00+1`) keeps it in its key (`t:03:00+1`), never as a time zone (chrono would read `+1` as
-// UTC+1); zones are never converted. A reference instant is passed by the caller, never the
-// clock. Pure: no I/O, no clocks, no globals besides the parsers.
+// text holds one of that language's month names, learned from `Intl.DateTimeFormat`, or a French
+// `10h30`): `May 19, 2024`, `19. Mai 2024`, `2024年5月19日`, `30.11.2025` and `11/30/2025` become
+// `d:2024-05-19`…; an ambiguous day and month (`03/04/2025`) has both readings (chrono's US and
+// British parsers). A date needs its year to be a value (a range's year written once, `May 3 -
+// May 5, 2024`, serves both ends). A time needs its minutes, its meridiem or "o'clock" (`2:00 AM`
+// is `t:02:00`, `1 PM` is `t:13:00`, `10h30` is `t:10:30`, `9` alone is not read); a clock
+// without a meridiem in 12-hour form (`1:30`, `4:30`; never `01:30`, `16:30`, `10h30` or one right
+// after a numeric date) has both readings (`t:01:30`, `t:13:30`), and a clock written `0H:MM` or
+// `1h30` also reads as a duration (`01:30` is 90 minutes). A range chrono reads (`10:00-11:00`,
+// `5:00 PM - 7:00 PM`, `from 9am to 5pm`) is one value of kind `range` whose ends are values of
+// their own. A time written with a day offset (`03:00:00+1`, `00:00+1`) keeps it in its key
+// (`t:03:00+1`), never as a time zone (chrono would read `+1` as UTC+1); zones are never
+// converted. A reference instant is passed by the caller, never the clock. Pure: no I/O, no
+// clocks, no globals besides the parsers.
 
 import * as chrono from 'chrono-node';
 import { KEY, type TypedValue } from './types.js';
@@ -62,8 +63,14 @@ function besideDigit(names: readonly string[]): RegExp {
   const n = `(?<!\\p{L})(?:${names.map(esc).join('|')})(?!\\p{L})`;
   return new RegExp(`\\d${BESIDE}(?:de\\s+)?${n}|${n}\\.?${BESIDE}\\d`, 'iu');
 }
+/** A clock written with an `h` between hours and minutes (`10h30`, `1h30`), as French writes it. */
+const H_CLOCK = /(?<![\p{L}\d])\d{1,2}h\d{2}(?!\d)/iu;
 const OTHER_PARSERS: readonly LocaleParser[] = Object.freeze([
-  ...LOCALES.map(([locale, parser]) => ({ parser, may: besideDigit(monthNames(locale)) })),
+  ...LOCALES.map(([locale, parser]) => {
+    const names = besideDigit(monthNames(locale));
+    // chrono's French parser reads `10h30`; the others only have work beside their month names.
+    return { parser, may: locale === 'fr' ? new RegExp(`${names.source}|${H_CLOCK.source}`, 'iu') : names };
+  }),
   { parser: chrono.ja.casual, may: /\d\s*年\s*\d{1,2}\s*月/ },
   { parser: chrono.zh.casual, may: /[\d〇一二三四五六七八九十]\s*年\s*[\d一二三四五六七八九十]{1,3}\s*月/ },
 ]);
@@ -75,7 +82,7 @@ const ENGLISH_MONTH = besideDigit(monthNames('en'));
 const ISO_LEAF = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$|^(\d{2}):(\d{2})(?::(\d{2}))?(?:\+(\d))?$/i;
 
 /** Where a long text may hold a date: windows around digits beside date or clock marks or month names, merged. */
-const HINT = new RegExp(String.raw`\d{1,4}[-/.]\d{1,2}[-/.]\d|\d:\d\d|\d\s*年|\d\s?[aApP]\.?\s?[mM](?!\p{L})|\d\s?o['’]?\s?clock|\d${BESIDE}\p{L}{3,}|\p{L}{3,}\.?${BESIDE}\d`, 'gu');
+const HINT = new RegExp(String.raw`\d{1,4}[-/.]\d{1,2}[-/.]\d|\d[:hH]\d\d|\d\s*年|\d\s?[aApP]\.?\s?[mM](?!\p{L})|\d\s?o['’]?\s?clock|\d${BESIDE}\p{L}{3,}|\p{L}{3,}\.?${BESIDE}\d`, 'gu');
 const WINDOW = 48;
 function windows(text: string): [number, number][] {
   if (text.length <= 4 * WINDOW) return [[0, text.length]];
@@ -104,7 +111,7 @@ const NUMERIC_DATE = /^\d{1,4}([/.-])\d{1,2}\1\d{2,4}$/;
  * `7:00 PM`), an hour with its meridiem (`1 PM`, `8 a.m.`), or an hour with "o'clock". A match
  * with none of minutes, meridiem or "o'clock" is no time (`10th`, `2024`).
  */
-const TIME_TEXT = /(?<![\d.,])(\d{1,2})(?::(\d{2})(?::(\d{2}))?(?:\s?\+(\d)(?![\d:]))?)?(?:(\s?([ap])\.?\s?m\.?(?![a-z]))|(\s?o['’]?\s?clock))?/gi;
+const TIME_TEXT = /(?<![\d.,])(\d{1,2})(?:([:h])(\d{2})(?::(\d{2}))?(?:\s?\+(\d)(?![\d:]))?)?(?:(\s?([ap])\.?\s?m\.?(?![a-z]))|(\s?o['’]?\s?clock))?/gi;
 /** A clock right after a numeric date (`2024-05-15 10:00`, `2024-05-15T10:00`): a machine's 24-hour form. */
 const AFTER_NUMERIC_DATE = /\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}[T\s]{1,3}$/i;
 
@@ -119,22 +126,25 @@ interface TimeText {
   meridiem?: string;
   /** The hour was written with a leading zero (`01:30`). */
   padded: boolean;
+  /** Written `10h30`: a 24-hour clock (French), or hours and minutes. */
+  h: boolean;
 }
 
 /** The first time written in a text, if any. */
 function firstTime(text: string): TimeText | undefined {
   TIME_TEXT.lastIndex = 0;
   for (const m of text.matchAll(TIME_TEXT)) {
-    if (m[2] === undefined && m[5] === undefined && m[7] === undefined) continue;
+    if (m[3] === undefined && m[6] === undefined && m[8] === undefined) continue;
     return {
       index: m.index,
       end: m.index + m[0].length,
       hour: Number(m[1]),
-      ...(m[2] !== undefined ? { minute: Number(m[2]) } : {}),
-      ...(m[3] !== undefined ? { second: Number(m[3]) } : {}),
-      ...(m[4] !== undefined ? { dayOffset: Number(m[4]) } : {}),
-      ...(m[6] !== undefined ? { meridiem: m[6].toLowerCase() } : {}),
+      ...(m[3] !== undefined ? { minute: Number(m[3]) } : {}),
+      ...(m[4] !== undefined ? { second: Number(m[4]) } : {}),
+      ...(m[5] !== undefined ? { dayOffset: Number(m[5]) } : {}),
+      ...(m[7] !== undefined ? { meridiem: m[7].toLowerCase() } : {}),
       padded: m[1]!.length === 2 && m[1]!.startsWith('0'),
+      h: m[2] === 'h' || m[2] === 'H',
     };
   }
   return undefined;
@@ -175,7 +185,7 @@ function hoursOf(t: TimeText, machine: boolean): number[] {
     if (t.hour < 1 || t.hour > 12) return [];
     return [(t.hour % 12) + (t.meridiem === 'p' ? 12 : 0)];
   }
-  if (t.hour >= 1 && t.hour <= 11 && !t.padded && t.second === undefined && !machine) return [t.hour, t.hour + 12];
+  if (t.hour >= 1 && t.hour <= 11 && !t.padded && !t.h && t.second === undefined && !machine) return [t.hour, t.hour + 12];
   return [t.hour];
 }
 
@@ -187,9 +197,9 @@ function timeValue(text: string, at: number, served: boolean, values: TypedValue
   const keys = [...new Set(hoursOf(t, AFTER_NUMERIC_DATE.test(text.slice(0, t.index))).flatMap((h) => timeKeys(h, minute, t.second, t.dayOffset, served)))];
   if (keys.length === 0) return;
   const raw = text.slice(t.index, t.end).trimEnd();
-  // A clock written `0H:MM` without a meridiem also reads as hours and minutes (`01:30`: 90
-  // minutes), as an answer in 'HH:MM' form gives a duration; `1:30` or `14:30` is a time of day only.
-  const duration = t.padded && t.minute !== undefined && !t.meridiem && t.dayOffset === undefined && t.second === undefined ? t.hour * 60 + t.minute : undefined;
+  // A clock written `0H:MM` or `1h30` without a meridiem also reads as hours and minutes (`01:30`:
+  // 90 minutes), as an answer in 'HH:MM' form gives a duration; `1:30` or `14:30` is a time of day only.
+  const duration = (t.padded || t.h) && t.minute !== undefined && !t.meridiem && t.dayOffset === undefined && t.second === undefined ? t.hour * 60 + t.minute : undefined;
   values.push({ kind: 'time', raw, start: at + t.index, end: at + t.index + raw.length, keys, key: keys[0]!, ...(duration ? { duration } : {}) });
 }
 

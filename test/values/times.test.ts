@@ -96,3 +96,15 @@ describe('a date beside its time', () => {
     expect(readDates(served, true).map((v) => v.keys[0])).toEqual(['d:2026-06-10', 't:13:00']);
   });
 });
+
+describe('a French clock', () => {
+  it('reads `10h30` as a 24-hour time, a range of two, and `1h30` also as hours and minutes', () => {
+    expect(read('rendez-vous le 14 avril 2026 à 10h30')).toEqual([
+      ['date', '14 avril 2026', ['d:2026-04-14']],
+      ['time', '10h30', ['t:10:30']],
+    ]);
+    expect(read('cours de 10h30 à 11h45')).toEqual([['range', '10h30 à 11h45', [['time', '10h30', ['t:10:30']], ['time', '11h45', ['t:11:45']]]]]);
+    expect(readDates('La séance dure 1h30.', false)[0]?.duration).toBe(90);
+    expect(read('Salle 3h45b')).toEqual([]);
+  });
+});
