@@ -200,9 +200,33 @@ function answerValues(answer: string, tokens: readonly DataToken[], forms: reado
     everywhere.set(t.key, (everywhere.get(t.key) ?? 0) + 1);
     return true;
   });
+  // Where the typed forms lie: a token that runs past one (`10-11:30`, whose `11:30` is read) is
+  // part of a construct read in part; it is judged by what was read, unless what lies outside the
+  // forms is data of its own (a letter, as in `INV-2024-05-19`, or 4 digits).
+  const read = new Uint8Array(answer.length);
+  for (const f of forms) read.fill(1, Math.max(0, f.start), Math.min(answer.length, f.end));
+  const partlyRead = (raw: string): boolean => {
+    let from = 0;
+    let found = false;
+    for (let n = 0; n < 64; n++) {
+      const i = answer.indexOf(raw, from);
+      if (i < 0) break;
+      found = true;
+      from = i + 1;
+      let overlaps = false;
+      let rest = '';
+      for (let k = i; k < i + raw.length; k++) {
+        if (read[k]) overlaps = true;
+        else rest += answer[k];
+      }
+      if (!overlaps || /\p{L}/u.test(rest) || digitCount(rest) >= 4) return false;
+    }
+    return found;
+  };
   for (const t of tokens) {
     if ((inForms.get(t.key) ?? 0) >= (everywhere.get(t.key) ?? 1)) continue;
     if (seen.has(t.key)) continue;
+    if (partlyRead(t.raw)) continue;
     const typed: string[] = [];
     let typedValue: TypedValue | undefined;
     if (t.kind === 'number') {

@@ -112,6 +112,8 @@ const NUMERIC_DATE = /^\d{1,4}([/.-])\d{1,2}\1\d{2,4}$/;
  * with none of minutes, meridiem or "o'clock" is no time (`10th`, `2024`).
  */
 const TIME_TEXT = /(?<![\d.,])(\d{1,2})(?:([:h])(\d{2})(?::(\d{2}))?(?:\s?\+(\d)(?![\d:]))?)?(?:(\s?([ap])\.?\s?m\.?(?![a-z]))|(\s?o['’]?\s?clock))?/gi;
+/** A clock with its minutes, not part of a longer run of digits, colons or decimals. */
+const LONE_CLOCK = /(?<![\d.,:])\d{1,2}:\d{2}(?::\d{2})?(?![\d:]|[.,]\d)/g;
 /** A clock right after a numeric date (`2024-05-15 10:00`, `2024-05-15T10:00`): a machine's 24-hour form. */
 const AFTER_NUMERIC_DATE = /\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}[T\s]{1,3}$/i;
 
@@ -359,6 +361,15 @@ export function readDates(text: string, served: boolean): TypedValue[] {
     for (const v of found) {
       const moved = shifted(v, from);
       if (!values.some((o) => moved.start < o.end && moved.end > o.start)) values.push(moved);
+    }
+  }
+  // A clock chrono left unread beside another (`10:00 ~ 11:00`, `10:00/11:00`): read as written.
+  if (/\d:\d\d/.test(text)) {
+    const read = values.length;
+    for (const m of text.matchAll(LONE_CLOCK)) {
+      const end = m.index + m[0].length;
+      if (values.some((o, i) => i < read && m.index < o.end && end > o.start)) continue;
+      timeValue(text.slice(m.index, end + 6), m.index, served, values);
     }
   }
   return values.sort((a, b) => a.start - b.start);

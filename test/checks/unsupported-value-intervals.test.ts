@@ -83,6 +83,15 @@ describe('times and time ranges', () => {
     expect(values(run('You could come at 3:30.', [SLOTS]))).toEqual(['3:30']);
   });
 
+  it('a token read only in part is judged by what was read, unless the rest is data of its own', () => {
+    // `10-11:30`: chrono reads 11:30; the bare `10-` before it is no value of its own.
+    expect(values(run('Two options: 9:30 ~ 10:15, or 13:00/13:45.', [SLOTS]))).toEqual([]);
+    expect(values(run('Ask for 16-17:15 at the desk.', [SLOTS]))).toEqual([]);
+    expect(values(run('Ask for 16-17:25 at the desk.', [SLOTS]))).toEqual(['17:25']);
+    // An id with a served date inside is still an id: its letters are data of their own.
+    expect(values(run('Your booking HP-2026-04-14 is confirmed for 09:30.', [SLOTS]))).toEqual(['HP-2026-04-14']);
+  });
+
   it('hours and minutes between two served times pass as derived, with the subtraction as witness', () => {
     const o = run('Each session lasts 00:45.', [SLOTS]);
     expect(values(o)).toEqual([]);

@@ -97,6 +97,18 @@ describe('a date beside its time', () => {
   });
 });
 
+describe('a clock chrono leaves unread', () => {
+  it('is read as written beside another (`~`, `/`, an arrow), never inside a longer run of digits', () => {
+    expect(read('Slots 10:00 ~ 11:00 or 10:00/11:30')).toEqual([
+      ['time', '10:00', ['t:10:00', 't:22:00']],
+      ['time', '11:00', ['t:11:00', 't:23:00']],
+      ['time', '10:00', ['t:10:00', 't:22:00']],
+      ['time', '11:30', ['t:11:30', 't:23:30']],
+    ]);
+    expect(read('build 1.10:20:33:44')).toEqual([]);
+  });
+});
+
 describe('a French clock', () => {
   it('reads `10h30` as a 24-hour time, a range of two, and `1h30` also as hours and minutes', () => {
     expect(read('rendez-vous le 14 avril 2026 à 10h30')).toEqual([
