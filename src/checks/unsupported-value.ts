@@ -164,17 +164,19 @@ function tokensIn(text: string): string[] {
 /**
  * The answer's values: its typed forms and numerals, then every data token not only ever written
  * inside one. A range (`10:00-11:00`, `$1,200-$1,500`) is judged by its ends, each a value of its
- * own; a token of its text that no end holds (`10:00-11:00` itself) is never judged as an opaque
- * token, and grounds both ends where a source holds it as written.
+ * own (a date or time end is data when the range holds data); a token of its text that no end
+ * holds (`10:00-11:00` itself) is never judged as an opaque token, and grounds both ends where a
+ * source holds it as written.
  */
 function answerValues(answer: string, tokens: readonly DataToken[], forms: readonly TypedValue[]): AnswerValue[] {
   const out: AnswerValue[] = [];
   const inForms = new Map<string, number>();
   const seen = new Set<string>();
   const seenForms = new Set<string>();
-  const add = (f: TypedValue, inner: readonly string[], whole: readonly string[]) => {
+  const add = (f: TypedValue, inner: readonly string[], whole: readonly string[], rangeIsData = false) => {
     const holdsData = inner.length > 0;
-    const data = f.kind === 'number' ? numeralIsData(f, holdsData) : f.kind === 'words' || holdsData;
+    // A date or time that ends a range holding data is data (`May 3 - May 5, 2026`: the year is written once).
+    const data = f.kind === 'number' ? numeralIsData(f, holdsData) : f.kind === 'words' || holdsData || rangeIsData;
     const identity = `${f.kind} ${f.keys.join(' ')}`;
     if (!data || seenForms.has(identity)) return;
     seenForms.add(identity);
@@ -193,7 +195,7 @@ function answerValues(answer: string, tokens: readonly DataToken[], forms: reado
     const ends = f.parts.map((p) => tokensIn(p.raw));
     const held = new Set(ends.flat());
     const whole = inner.filter((k) => !held.has(k));
-    f.parts.forEach((p, i) => add(p, ends[i]!, whole));
+    f.parts.forEach((p, i) => add(p, ends[i]!, whole, inner.length > 0));
   }
   const everywhere = new Map<string, number>();
   scanDataTokens(answer, (t) => {

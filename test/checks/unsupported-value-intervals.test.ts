@@ -110,6 +110,14 @@ describe('times and time ranges', () => {
   });
 });
 
+describe('date ranges', () => {
+  const STAY: WindowResult = { text: JSON.stringify({ booking: 'LX-88412', check_in: '2026-05-03', check_out: '2026-05-05', nights: 2 }), toolName: 'get_booking', callId: 'call_gb_01', request: 2 };
+  it('a year written once makes both ends data: each is judged, and a wrong start is a finding', () => {
+    expect(values(run('You stay May 3 - May 5, 2026 (booking LX-88412).', [STAY]))).toEqual([]);
+    expect(values(run('You stay May 4 - May 5, 2026 (booking LX-88412).', [STAY]))).toEqual(['May 4']);
+  });
+});
+
 describe('prices and ratings', () => {
   it('price ranges and ratings re-formatted from served numbers pass', () => {
     const answer = 'Casa Lumen is rated 4.6/5 (1,342 reviews), rooms $128-$214 per night; Hotel Brisa scores 3.9 out of 5, from €89.00 to €131.00.';
