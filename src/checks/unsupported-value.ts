@@ -10,7 +10,8 @@
 // units (js-quantities), its sign moved, the sum, difference, product or ratio of two or three
 // served numbers, a computation the model wrote out whose operands are served and whose arithmetic
 // is right, a served date shifted by a relative expression the user or system wrote ("the next
-// day", "last month"), hours and minutes (`01:30`) between two served times of day, or the
+// day", "last month"), hours and minutes (`01:30`) between two served times of day, a served time
+// moved by a length the user or system wrote ("for one hour"), or the
 // argument of a call in the window that the tool accepted (its result holds something and is no
 // error). A derived value passes; its derivation is returned as the witness (`derived`). Tokens
 // the window's user or system text (or earlier turns' user messages) holds are exempt, in the same
@@ -30,12 +31,12 @@ import { quoteText } from '../findings/quote.js';
 import { GROUNDING_ASSISTANT_ONLY, GROUNDING_NOWHERE } from '../findings/names.js';
 import { buildEvidenceIndex, extractDataTokens, scanDataTokens, DEFAULT_MAX_ANSWER_TOKENS, DEFAULT_MAX_INDEX_TOKENS, type DataToken } from './data-tokens.js';
 import { VALUE_SEARCH_LIMITS } from '../limits.js';
-import { ServedValues, ValueMemo, type ServedNumber } from '../values/served.js';
+import { ServedValues, ValueMemo, minutesOfKey, type ServedNumber } from '../values/served.js';
 import { readForms, readNumbers } from '../values/read.js';
 import { groupedJoins, identifierKey } from '../values/identifiers.js';
 import { numeralReadings } from '../values/numerals.js';
-import { relativeShifts, type Shift } from '../values/relative.js';
-import { arithmeticOperands, deriveDate, deriveDuration, deriveNumber, hedgedIn, meetServed, writtenComputation, type Derivation, type StatedNumber } from '../values/derive.js';
+import { relativeShifts, statedLengths, type Length, type Shift } from '../values/relative.js';
+import { arithmeticOperands, deriveDate, deriveDuration, deriveNumber, deriveTimeShift, hedgedIn, meetServed, writtenComputation, type Derivation, type StatedNumber } from '../values/derive.js';
 import { isUnit } from '../values/quantities.js';
 import { KEY, numberKey, type TypedValue } from '../values/types.js';
 import { readWordAmounts, rendersAs } from '../values/words.js';
@@ -329,6 +330,8 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
   };
   let shifts: Shift[] | undefined;
   const relative = () => (shifts ??= relativeShifts(input.exemptTexts, 64));
+  let stated: Length[] | undefined;
+  const lengths = () => (stated ??= statedLengths(input.exemptTexts, 16));
   let acceptedArgs: { index: ReturnType<typeof buildEvidenceIndex>; typed: ServedValues; calls: { text: string; callId?: string; toolName?: string }[] } | undefined;
   const acceptedArguments = () => {
     if (!acceptedArgs) {
@@ -450,14 +453,19 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
           break;
         }
       }
-    } else if (tv?.kind === 'time' && tv.duration !== undefined) {
-      // A clock without a meridiem may be hours and minutes: the time between two served times of day.
+    } else if (tv?.kind === 'time') {
       const times = [...served.times(), ...exemptServed.times().map((t) => ({ ...t, at: results.length + t.at }))];
-      const d = deriveDuration(tv.duration, times);
+      const operand = (t: { minutes: number; at: number }) => ({ value: t.minutes, text: `${String(Math.floor(t.minutes / 60)).padStart(2, '0')}:${String(t.minutes % 60).padStart(2, '0')}`, at: t.at });
+      // A clock without a meridiem may be hours and minutes: the time between two served times of day.
+      const d = tv.duration !== undefined ? deriveDuration(tv.duration, times) : undefined;
       if (d) {
         const last = Math.max(d.from.at, d.to.at);
-        const operand = (t: { minutes: number; at: number }) => ({ value: t.minutes, text: `${String(Math.floor(t.minutes / 60)).padStart(2, '0')}:${String(t.minutes % 60).padStart(2, '0')}`, at: t.at });
         found = { formula: d.formula, from: sourcesOf({ operands: [operand(d.from), operand(d.to)] }, results, bounds.quotedValueChars), ...(last < results.length ? { at: last } : {}) };
+      } else if (lengths().length > 0) {
+        // A served time moved by a length the user or system wrote ("for one hour": 12:00 to 13:00).
+        const readings = tv.keys.flatMap((k) => (k.includes('+') ? [] : [minutesOfKey(k) ?? -1])).filter((m) => m >= 0);
+        const shifted = deriveTimeShift(readings, times, lengths());
+        if (shifted) found = { formula: shifted.formula, from: sourcesOf({ operands: [operand(shifted.from)] }, results, bounds.quotedValueChars), ...(shifted.from.at < results.length ? { at: shifted.from.at } : {}) };
       }
     } else if (tv && (tv.kind === 'date' || tv.kind === 'month')) {
       const value = plain(tv.key);

@@ -4,12 +4,13 @@
 // difference, product or ratio of two or three served numbers; a number the model computed itself
 // in writing (`$402 + $306 + $308 + $16005 = $17021`) whose operands are served and whose
 // arithmetic is right; a date or month that is a served date shifted by a relative expression the
-// user or system wrote; hours and minutes that are the time between two served times of day. Exact, or to the precision the value states (arithmetic: exact or to the
+// user or system wrote; hours and minutes that are the time between two served times of day; a
+// time of day that is a served one moved by a length of time the user or system wrote. Exact, or to the precision the value states (arithmetic: exact or to the
 // decimals stated). Never the clock; bounded by its callers' caps. Pure: no I/O, no clocks, no globals.
 
 import type { NumberReading } from './types.js';
 import type { ServedDate, ServedNumber, ServedTime } from './served.js';
-import type { Shift } from './relative.js';
+import type { Length, Shift } from './relative.js';
 import { convert } from './quantities.js';
 import { readNumerals } from './numerals.js';
 
@@ -365,6 +366,32 @@ export function deriveDuration(minutes: number, times: readonly ServedTime[]): D
   for (const from of byMinute.values()) {
     const to = byMinute.get(from.minutes + minutes);
     if (to) return { formula: `${clock(to.minutes)} − ${clock(from.minutes)} = ${clock(minutes)} (hours:minutes between two served times)`, from, to };
+  }
+  return undefined;
+}
+
+/** A time of day that is a served one moved by a length the user or system wrote. */
+export interface TimeShiftDerivation {
+  /** `12:00 + 60 min ("for one hour") = 13:00`. */
+  formula: string;
+  from: ServedTime;
+}
+
+/**
+ * A time of day (each of its readings, minutes after midnight) that is a served time plus or
+ * minus a stated length, the same day. At most lengths × readings look-ups.
+ */
+export function deriveTimeShift(readings: readonly number[], times: readonly ServedTime[], lengths: readonly Length[]): TimeShiftDerivation | undefined {
+  if (lengths.length === 0 || times.length === 0) return undefined;
+  const byMinute = new Map<number, ServedTime>();
+  for (const t of times) if (!byMinute.has(t.minutes)) byMinute.set(t.minutes, t);
+  for (const value of readings) {
+    for (const l of lengths) {
+      for (const sign of [1, -1]) {
+        const from = byMinute.get(value - sign * l.minutes);
+        if (from) return { formula: `${clock(from.minutes)} ${sign > 0 ? '+' : '−'} ${l.minutes} min ("${l.phrase}") = ${clock(value)}`, from };
+      }
+    }
   }
   return undefined;
 }

@@ -101,6 +101,15 @@ describe('times and time ranges', () => {
     expect(values(run('Each session lasts 02:10.', [SLOTS]))).toEqual(['02:10']);
   });
 
+  it('a served time moved by a length the user wrote passes as derived; by one nobody wrote, a finding', () => {
+    const book = (answer: string, user: string) =>
+      unsupportedValues({ span, answerText: answer, windowResults: [SLOTS], exemptTexts: ['You are the booking assistant.', user], bounds: { ...DEFAULT_EVIDENCE_BOUNDS } });
+    const o = book('Booked: 13:00-14:30 with Rachel Osei.', 'Book me the 13:00 slot for an hour and a half please.');
+    expect(o.findings).toEqual([]);
+    expect(o.derived.map((d) => d.formula)).toEqual(['13:00 + 90 min ("an hour and a half") = 14:30']);
+    expect(book('Booked: 13:00-14:30 with Rachel Osei.', 'Book me the 13:00 slot please.').findings.map((f) => f.value)).toEqual(['14:30']);
+  });
+
   it("a time only the model's own earlier prose held is assistant-only", () => {
     const o = run('As planned, your slot is 11:40-12:25.', [SLOTS], ['I have pencilled you in for 11:40-12:25 tomorrow.']);
     expect(o.findings.map((f) => [f.value, f.grounding])).toEqual([
