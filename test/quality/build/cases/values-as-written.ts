@@ -1,10 +1,12 @@
 // Quality cases for values as users write them (issue 35, item 2; docs/values.md): a served instant
 // restated at another precision or in 12-hour form (`8 AM` served, `08:00` answered; `13:00:00`
-// served, `1:00 PM` answered), a time range built from two served times with its meridiem written
-// once, a rating over its scale (`4.6/5`, `3.9 out of 5`), a price range from two served prices,
-// hours and minutes between two served times (`01:30`), a date whose month name a text result
-// folded onto the next line — each beside a look-alike no tool served that stays a finding (a
-// range end, a class time, a rating, a week's price, a time the model only ever wrote itself).
+// served, `1:00 PM` answered) or in French (`10h30`), a time range built from two served times
+// with its meridiem written once, a rating over its scale (`4.6/5`, `3.9 out of 5`), a price range
+// from two served prices, hours and minutes between two served times (`01:30`), an end time that
+// is a served start moved by the user's "an hour and a half", a date whose month name a text
+// result folded onto the next line — each beside a look-alike no tool served that stays a finding
+// (a range end, a class time, a booking's end, a rating, a week's price, a time the model only
+// ever wrote itself).
 // Domains no other case uses (a physiotherapy practice, a climbing gym, a hotel search, a kayak
 // tour operator), written as agents write; never copies of real runs. Data only; expectations come
 // from the rules.
@@ -58,8 +60,12 @@ const appointmentsStep = { calls: [{ name: 'my_appointments', args: { date: '202
 
 // ---- Climbing gym: the class schedule, as JSON date-times ----
 const GYM_SYSTEM = 'You are the front-desk assistant of Crux Climbing Hall. Today is 2026-05-04.';
-const GYM_TOOLS: Record<string, ToolDefinition> = { class_schedule: tool('Classes of one day with start and end.', { date: str('Day, YYYY-MM-DD.') }, ['date']) };
-const gymBase = { system: GYM_SYSTEM, tools: GYM_TOOLS, declarations: declarations([read(GYM_TOOLS, 'class_schedule')]) };
+const GYM_TOOLS: Record<string, ToolDefinition> = {
+  class_schedule: tool('Classes of one day with start and end.', { date: str('Day, YYYY-MM-DD.') }, ['date']),
+  book_wall: tool('Book the training wall (writes). Returns the booking with its start.', { date: str('Day, YYYY-MM-DD.'), start: str('Start, HH:MM.'), minutes: { type: 'integer', description: 'Length in minutes.' } }, ['date', 'start', 'minutes']),
+};
+const gymBase = { system: GYM_SYSTEM, tools: GYM_TOOLS, declarations: declarations([read(GYM_TOOLS, 'class_schedule'), ['book_wall', { inputSchema: GYM_TOOLS['book_wall']!.parameters }]]) };
+const wallStep = { calls: [{ name: 'book_wall', args: { date: '2026-05-06', start: '14:00', minutes: 90 }, result: { booking_id: 'CX-B-4471', wall: 'Training wall 2', starts: '2026-05-06T14:00:00', status: 'confirmed' } }] };
 const CLASSES = {
   date: '2026-05-06',
   classes: [
@@ -181,6 +187,46 @@ export const VALUES_AS_WRITTEN_CASES: CaseSpec[] = [
     expect: [{ check: 'unsupported-value', value: '19:30' }],
     ...gymBase,
     turns: [{ user: 'When is the lead climbing course on 2026-05-06?', steps: [classesStep], answer: 'The Lead climbing course (CX-3112) runs 19:30-21:00 on Wednesday; 2 spots are left.' }],
+  },
+  {
+    name: 'uv-clean-gym-wall-end-from-users-length',
+    shape: 'traceloop',
+    check: 'unsupported-value',
+    class: 'a booking served with its start only; the answer gives the end from the length the user asked for ("an hour and a half")',
+    kind: 'clean',
+    note: '14:00 + 90 minutes = 15:30: the end is the served start moved by the user\'s own words.',
+    expect: [],
+    ...gymBase,
+    turns: [{ user: 'Book me the training wall on 2026-05-06 at 14:00 for an hour and a half.', steps: [wallStep], answer: 'Done: Training wall 2 is yours on Wednesday from 14:00 to 15:30 (booking CX-B-4471).' }],
+  },
+  {
+    name: 'uv-defect-gym-wall-end-past-users-length',
+    shape: 'otel-logs',
+    check: 'unsupported-value',
+    class: 'a booking end two hours after the start when the user asked for an hour and a half',
+    kind: 'defect',
+    note: 'No served time moved by the length the user wrote (90 minutes) is 16:00; nothing served 16:00.',
+    expect: [{ check: 'unsupported-value', value: '16:00' }],
+    ...gymBase,
+    turns: [{ user: 'Book me the training wall on 2026-05-06 at 14:00 for an hour and a half.', steps: [wallStep], answer: 'Done: Training wall 2 is yours on Wednesday, 14:00–16:00 (booking CX-B-4471).' }],
+  },
+  {
+    name: 'uv-clean-physio-slots-in-french',
+    shape: 'vercel',
+    check: 'unsupported-value',
+    class: 'free slots restated in French, as 10h30-style times and a range with "à"',
+    kind: 'clean',
+    note: '"de 9h30 à 10h15" and "13h00" are the served 09:30, 10:15 and 13:00 in French writing.',
+    expect: [],
+    ...physioBase,
+    system: 'Vous êtes l\'assistant de réservation de Harbour Physio. Nous sommes le lundi 13 avril 2026. Répondez dans la langue du patient.',
+    turns: [
+      {
+        user: 'Quels créneaux sont libres le 14 avril 2026 ?',
+        steps: [slotsStep],
+        answer: 'Le mardi 14 avril 2026, il reste trois créneaux : de 9h30 à 10h15 avec Rachel Osei, à 13h00 (jusqu\'à 13h45) avec Rachel Osei, et de 16h30 à 17h15 avec Marek Varga.',
+      },
+    ],
   },
   {
     name: 'uv-clean-hotel-ratings-and-price-ranges',
