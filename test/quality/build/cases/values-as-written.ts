@@ -12,12 +12,9 @@
 // from the rules.
 
 import type { CaseSpec, ToolDefinition } from '../spec.js';
-import { declarations } from './common.js';
+import { declarations, readOnlyTool, str, tool } from './common.js';
 
-const str = (description: string) => ({ type: 'string', description });
-const obj = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required, additionalProperties: false });
-const tool = (description: string, properties: Record<string, unknown>, required: string[]): ToolDefinition => ({ description, parameters: obj(properties, required) });
-const read = (t: Record<string, ToolDefinition>, name: string, extra: Record<string, unknown> = {}): [string, Record<string, unknown>] => [name, { readOnly: true, ...extra, inputSchema: t[name]!.parameters }];
+const read = readOnlyTool;
 
 // ---- Physiotherapy practice: free slots, dumped as text (a program's YAML-like output) ----
 const PHYSIO_SYSTEM = 'You are the booking assistant of Harbour Physio. Today is Monday, 13 April 2026. Answer from the tools only.';
