@@ -2,23 +2,26 @@
 // what the answering request's window served. The fast path is token-exact (data-tokens.ts: the
 // answer's data tokens against a token index of the window's tool results). A value it does not
 // ground is read as a typed value (src/values: numbers and money in any CLDR locale's marks, dates,
-// months and times by chrono-node, phones by libphonenumber-js, identifiers modulo case,
-// punctuation, grouping and width) and grounded when a tool result holds the same typed value, or
-// when it is a bounded derivation of served values (src/values/derive.ts): rounded to the precision
-// it states, converted between units (js-quantities), its sign moved, the sum, difference,
-// product or ratio of two or three served numbers, a computation the model wrote out whose operands
-// are served and whose arithmetic is right, a served date shifted by a relative expression the
-// user or system wrote ("the next day", "last month"), or the argument of a call in the window
-// that the tool accepted (its result holds something and is no error). A derived value passes; its
-// derivation is returned as the witness (`derived`). Tokens the window's user or system text (or
-// earlier turns' user messages) holds are exempt, in the same typed forms. The model's own earlier
-// turns and tool-call arguments never ground a value (at most they classify a finding as
-// `assistant-only`). Past a bound the check says it is incomplete (an unreachable reason).
-// Detection only: nothing is blocked. Tally: `checked` counts distinct answer values judged,
-// `findings` those with no origin (<= checked), `unreachable` those that could not be judged.
-// Also returns the grounded tokens with the request (and turn) that last served each one, for
-// `prior-turn-evidence`. Pure function over plain data (and the conversation's value memo): no
-// I/O, no clocks, no globals.
+// months, times and their ranges by chrono-node, number ranges and ratings, phones by
+// libphonenumber-js, identifiers modulo case, punctuation, grouping and width; a range is judged by
+// its two ends, never as one opaque token, and a rating by its number, never its scale) and
+// grounded when a tool result holds the same typed value, or when it is a bounded derivation of
+// served values (src/values/derive.ts): rounded to the precision it states, converted between
+// units (js-quantities), its sign moved, the sum, difference, product or ratio of two or three
+// served numbers, a computation the model wrote out whose operands are served and whose arithmetic
+// is right, a served date shifted by a relative expression the user or system wrote ("the next
+// day", "last month"), hours and minutes (`01:30`) between two served times of day, a served time
+// moved by a length the user or system wrote ("for one hour"), or the
+// argument of a call in the window that the tool accepted (its result holds something and is no
+// error). A derived value passes; its derivation is returned as the witness (`derived`). Tokens
+// the window's user or system text (or earlier turns' user messages) holds are exempt, in the same
+// typed forms. The model's own earlier turns and tool-call arguments never ground a value (at most
+// they classify a finding as `assistant-only`). Past a bound the check says it is incomplete (an
+// unreachable reason). Detection only: nothing is blocked. Tally: `checked` counts distinct answer
+// values judged, `findings` those with no origin (<= checked), `unreachable` those that could not
+// be judged. Also returns the grounded tokens with the request (and turn) that last served each
+// one, for `prior-turn-evidence`. Pure function over plain data (and the conversation's value
+// memo): no I/O, no clocks, no globals.
 
 import { CONTENT_NOT_CAPTURED } from './catalog.js';
 import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';
@@ -28,12 +31,12 @@ import { quoteText } from '../findings/quote.js';
 import { GROUNDING_ASSISTANT_ONLY, GROUNDING_NOWHERE } from '../findings/names.js';
 import { buildEvidenceIndex, extractDataTokens, scanDataTokens, DEFAULT_MAX_ANSWER_TOKENS, DEFAULT_MAX_INDEX_TOKENS, type DataToken } from './data-tokens.js';
 import { VALUE_SEARCH_LIMITS } from '../limits.js';
-import { ServedValues, ValueMemo, type ServedNumber } from '../values/served.js';
+import { ServedValues, ValueMemo, minutesOfKey, type ServedNumber } from '../values/served.js';
 import { readForms, readNumbers } from '../values/read.js';
 import { groupedJoins, identifierKey } from '../values/identifiers.js';
 import { numeralReadings } from '../values/numerals.js';
-import { relativeShifts, type Shift } from '../values/relative.js';
-import { arithmeticOperands, deriveDate, deriveNumber, hedgedIn, meetServed, writtenComputation, type Derivation, type StatedNumber } from '../values/derive.js';
+import { relativeShifts, statedLengths, type Length, type Shift } from '../values/relative.js';
+import { arithmeticOperands, deriveDate, deriveDuration, deriveNumber, deriveTimeShift, hedgedIn, meetServed, writtenComputation, type Derivation, type StatedNumber } from '../values/derive.js';
 import { isUnit } from '../values/quantities.js';
 import { KEY, numberKey, type TypedValue } from '../values/types.js';
 import { readWordAmounts, rendersAs } from '../values/words.js';
@@ -139,43 +142,94 @@ function digitCount(s: string): number {
   return n;
 }
 
-/** A numeral is data when a data token is written inside it, or its reading has 4 digits, or it is a percentage with decimals and 3 (`99.5%`). */
+/**
+ * A numeral is data when a data token is written inside it, or its reading has 4 digits, or it is
+ * a percentage with decimals and 3 (`99.5%`). A number on a scale (`4.5/5`) is data when it has
+ * decimals or 4 digits: its scale is never data, and a whole rating (`4/5`) no more than `4` is.
+ */
 function numeralIsData(v: TypedValue, holdsData: boolean): boolean {
   const r = v.numbers?.[0];
   if (!r) return false;
   const d = digitCount(plain(v.key));
+  if (v.scale !== undefined) return v.numbers!.some((n) => n.decimals > 0) || d >= 4;
   return holdsData || d >= 4 || (v.unit === '%' && r.decimals > 0 && d >= 3);
 }
 
-/** The answer's values: its typed forms and numerals, then every data token not only ever written inside one. */
+/** The data token keys written in a text, in order (duplicates kept). */
+function tokensIn(text: string): string[] {
+  const keys: string[] = [];
+  scanDataTokens(text, (t) => (keys.push(t.key), true));
+  return keys;
+}
+
+/**
+ * The answer's values: its typed forms and numerals, then every data token not only ever written
+ * inside one. A range (`10:00-11:00`, `$1,200-$1,500`) is judged by its ends, each a value of its
+ * own (a date or time end is data when the range holds data); a token of its text that no end
+ * holds (`10:00-11:00` itself) is never judged as an opaque token, and grounds both ends where a
+ * source holds it as written.
+ */
 function answerValues(answer: string, tokens: readonly DataToken[], forms: readonly TypedValue[]): AnswerValue[] {
   const out: AnswerValue[] = [];
   const inForms = new Map<string, number>();
   const seen = new Set<string>();
-  for (const f of forms) {
-    let holdsData = false;
-    const inner: string[] = [];
-    scanDataTokens(f.raw, (t) => {
-      holdsData = true;
-      inner.push(t.key);
-      inForms.set(t.key, (inForms.get(t.key) ?? 0) + 1);
-      return true;
-    });
-    const data = f.kind === 'number' ? numeralIsData(f, holdsData) : f.kind === 'words' || holdsData;
-    if (!data || seen.has(f.key)) continue;
+  const seenForms = new Set<string>();
+  const add = (f: TypedValue, inner: readonly string[], whole: readonly string[], rangeIsData = false) => {
+    const holdsData = inner.length > 0;
+    // A date or time that ends a range holding data is data (`May 3 - May 5, 2026`: the year is written once).
+    const data = f.kind === 'number' ? numeralIsData(f, holdsData) : f.kind === 'words' || holdsData || rangeIsData;
+    const identity = `${f.kind} ${f.keys.join(' ')}`;
+    if (!data || seenForms.has(identity)) return;
+    seenForms.add(identity);
     seen.add(f.key);
     // The fast path looks a typed value up by its plain keys where the token index holds that form (`2026-11-28`, `02:00`, `4850`).
     const tokenKeys = f.kind === 'number' || f.kind === 'date' || f.kind === 'time' || f.kind === 'month' ? f.keys.map(plain) : [];
-    out.push({ key: plain(f.key), raw: f.raw, tokens: tokenKeys, typed: f.keys, typedValue: f, ...(f.kind === 'phone' && inner.length > 0 ? { inner } : {}) });
+    out.push({ key: plain(f.key), raw: f.raw, tokens: [...tokenKeys, ...whole], typed: f.keys, typedValue: f, ...(f.kind === 'phone' && holdsData ? { inner: [...inner] } : {}) });
+  };
+  for (const f of forms) {
+    const inner = tokensIn(f.raw);
+    for (const k of inner) inForms.set(k, (inForms.get(k) ?? 0) + 1);
+    if (!f.parts) {
+      add(f, inner, []);
+      continue;
+    }
+    const ends = f.parts.map((p) => tokensIn(p.raw));
+    const held = new Set(ends.flat());
+    const whole = inner.filter((k) => !held.has(k));
+    f.parts.forEach((p, i) => add(p, ends[i]!, whole, inner.length > 0));
   }
   const everywhere = new Map<string, number>();
   scanDataTokens(answer, (t) => {
     everywhere.set(t.key, (everywhere.get(t.key) ?? 0) + 1);
     return true;
   });
+  // Where the typed forms lie: a token that runs past one (`10-11:30`, whose `11:30` is read) is
+  // part of a construct read in part; it is judged by what was read, unless what lies outside the
+  // forms is data of its own (a letter, as in `INV-2024-05-19`, or 4 digits).
+  const read = new Uint8Array(answer.length);
+  for (const f of forms) read.fill(1, Math.max(0, f.start), Math.min(answer.length, f.end));
+  const partlyRead = (raw: string): boolean => {
+    let from = 0;
+    let found = false;
+    for (let n = 0; n < 64; n++) {
+      const i = answer.indexOf(raw, from);
+      if (i < 0) break;
+      found = true;
+      from = i + 1;
+      let overlaps = false;
+      let rest = '';
+      for (let k = i; k < i + raw.length; k++) {
+        if (read[k]) overlaps = true;
+        else rest += answer[k];
+      }
+      if (!overlaps || /\p{L}/u.test(rest) || digitCount(rest) >= 4) return false;
+    }
+    return found;
+  };
   for (const t of tokens) {
     if ((inForms.get(t.key) ?? 0) >= (everywhere.get(t.key) ?? 1)) continue;
     if (seen.has(t.key)) continue;
+    if (partlyRead(t.raw)) continue;
     const typed: string[] = [];
     let typedValue: TypedValue | undefined;
     if (t.kind === 'number') {
@@ -276,6 +330,8 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
   };
   let shifts: Shift[] | undefined;
   const relative = () => (shifts ??= relativeShifts(input.exemptTexts, 64));
+  let stated: Length[] | undefined;
+  const lengths = () => (stated ??= statedLengths(input.exemptTexts, 16));
   let acceptedArgs: { index: ReturnType<typeof buildEvidenceIndex>; typed: ServedValues; calls: { text: string; callId?: string; toolName?: string }[] } | undefined;
   const acceptedArguments = () => {
     if (!acceptedArgs) {
@@ -386,14 +442,30 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
           found = { formula: '', from: '' };
           break;
         }
+        // A rating (`4.6/5`) is a small number a search over pairs would meet by chance
+        // (`14 ÷ 287 × 100 = 4.87…`): only a computation the model wrote out derives one.
         const d: Derivation | undefined =
-          deriveNumber(t, arithmetic().list, L, arithmetic().one) ??
+          (tv.scale === undefined ? deriveNumber(t, arithmetic().list, L, arithmetic().one) : undefined) ??
           writtenComputation(t, input.writtenTexts ?? [], (o) => servedOperand(o, served, exemptServed, results.length), L.maxPairOperands);
         if (d) {
           const last = d.operands.reduce((a, n) => (n.at < results.length && n.at > a ? n.at : a), -1);
           found = { formula: d.formula, from: sourcesOf(d, results, bounds.quotedValueChars), ...(last >= 0 ? { at: last } : {}) };
           break;
         }
+      }
+    } else if (tv?.kind === 'time') {
+      const times = [...served.times(), ...exemptServed.times().map((t) => ({ ...t, at: results.length + t.at }))];
+      const operand = (t: { minutes: number; at: number }) => ({ value: t.minutes, text: `${String(Math.floor(t.minutes / 60)).padStart(2, '0')}:${String(t.minutes % 60).padStart(2, '0')}`, at: t.at });
+      // A clock without a meridiem may be hours and minutes: the time between two served times of day.
+      const d = tv.duration !== undefined ? deriveDuration(tv.duration, times) : undefined;
+      if (d) {
+        const last = Math.max(d.from.at, d.to.at);
+        found = { formula: d.formula, from: sourcesOf({ operands: [operand(d.from), operand(d.to)] }, results, bounds.quotedValueChars), ...(last < results.length ? { at: last } : {}) };
+      } else if (lengths().length > 0) {
+        // A served time moved by a length the user or system wrote ("for one hour": 12:00 to 13:00).
+        const readings = tv.keys.flatMap((k) => (k.includes('+') ? [] : [minutesOfKey(k) ?? -1])).filter((m) => m >= 0);
+        const shifted = deriveTimeShift(readings, times, lengths());
+        if (shifted) found = { formula: shifted.formula, from: sourcesOf({ operands: [operand(shifted.from)] }, results, bounds.quotedValueChars), ...(shifted.from.at < results.length ? { at: shifted.from.at } : {}) };
       }
     } else if (tv && (tv.kind === 'date' || tv.kind === 'month')) {
       const value = plain(tv.key);

@@ -4,12 +4,13 @@
 // difference, product or ratio of two or three served numbers; a number the model computed itself
 // in writing (`$402 + $306 + $308 + $16005 = $17021`) whose operands are served and whose
 // arithmetic is right; a date or month that is a served date shifted by a relative expression the
-// user or system wrote. Exact, or to the precision the value states (arithmetic: exact or to the
+// user or system wrote; hours and minutes that are the time between two served times of day; a
+// time of day that is a served one moved by a length of time the user or system wrote. Exact, or to the precision the value states (arithmetic: exact or to the
 // decimals stated). Never the clock; bounded by its callers' caps. Pure: no I/O, no clocks, no globals.
 
 import type { NumberReading } from './types.js';
-import type { ServedDate, ServedNumber } from './served.js';
-import type { Shift } from './relative.js';
+import type { ServedDate, ServedNumber, ServedTime } from './served.js';
+import type { Length, Shift } from './relative.js';
 import { convert } from './quantities.js';
 import { readNumerals } from './numerals.js';
 
@@ -338,6 +339,57 @@ export function deriveDate(value: string, anchors: readonly ServedDate[], shifts
           const m = `${y}-${String(shift.month).padStart(2, '0')}`;
           if (isMonth ? m === value : `${m}-01` === value || lastDay(m) === value) return { anchor, shift, formula: `${q} read beside ${a} = ${m}` };
         }
+      }
+    }
+  }
+  return undefined;
+}
+
+/** A duration that is the time between two served times of day. */
+export interface DurationDerivation {
+  /** `13:30 − 12:00 = 1:30`. */
+  formula: string;
+  from: ServedTime;
+  to: ServedTime;
+}
+
+const clock = (minutes: number) => `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
+
+/**
+ * Hours and minutes (`01:30`, as minutes) that are the time from one served time of day to a
+ * later one the same day. At most one pass over the times (at most 1,440 distinct).
+ */
+export function deriveDuration(minutes: number, times: readonly ServedTime[]): DurationDerivation | undefined {
+  if (minutes <= 0 || minutes >= 24 * 60) return undefined;
+  const byMinute = new Map<number, ServedTime>();
+  for (const t of times) if (!byMinute.has(t.minutes)) byMinute.set(t.minutes, t);
+  for (const from of byMinute.values()) {
+    const to = byMinute.get(from.minutes + minutes);
+    if (to) return { formula: `${clock(to.minutes)} − ${clock(from.minutes)} = ${clock(minutes)} (hours:minutes between two served times)`, from, to };
+  }
+  return undefined;
+}
+
+/** A time of day that is a served one moved by a length the user or system wrote. */
+export interface TimeShiftDerivation {
+  /** `12:00 + 60 min ("for one hour") = 13:00`. */
+  formula: string;
+  from: ServedTime;
+}
+
+/**
+ * A time of day (each of its readings, minutes after midnight) that is a served time plus or
+ * minus a stated length, the same day. At most lengths × readings look-ups.
+ */
+export function deriveTimeShift(readings: readonly number[], times: readonly ServedTime[], lengths: readonly Length[]): TimeShiftDerivation | undefined {
+  if (lengths.length === 0 || times.length === 0) return undefined;
+  const byMinute = new Map<number, ServedTime>();
+  for (const t of times) if (!byMinute.has(t.minutes)) byMinute.set(t.minutes, t);
+  for (const value of readings) {
+    for (const l of lengths) {
+      for (const sign of [1, -1]) {
+        const from = byMinute.get(value - sign * l.minutes);
+        if (from) return { formula: `${clock(from.minutes)} ${sign > 0 ? '+' : '−'} ${l.minutes} min ("${l.phrase}") = ${clock(value)}`, from };
       }
     }
   }

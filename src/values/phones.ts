@@ -20,7 +20,7 @@ function mayHoldPhone(text: string): boolean {
   return false;
 }
 
-const groups = (s: string) => s.replace(/[^\d ]/g, ' ').trim().split(/\s+/).map((g) => g.length).join(',');
+const groups = (s: string) => s.replace(/\D/g, ' ').trim().split(/\s+/).map((g) => g.length).join(',');
 function groupedAsFormatted(raw: string, n: PhoneNumber): boolean {
   const written = groups(raw);
   return [n.formatNational(), n.formatInternational()].some((f) => groups(f) === written || groups(f).endsWith(`,${written}`));
@@ -43,9 +43,10 @@ export function readPhones(text: string, max: number): TypedValue[] {
       const raw = text.slice(f.startsAt, f.endsAt);
       // A bare run of digits inside a longer number or an id is not a phone.
       if (/^\d+$/.test(raw) && raw.length < 10) continue;
-      // Digits split by blanks only are a phone when they are grouped as the number's country groups
-      // it (libphonenumber-js's national or international format); numbers in a table row are not.
-      if (/^[\d ]+$/.test(raw) && raw.includes(' ') && !groupedAsFormatted(raw, f.number)) continue;
+      // Digits split by blanks only, or by dots, are a phone when they are grouped as the number's
+      // country groups it (libphonenumber-js's national or international format): numbers in a
+      // table row are not, nor a range of two prices (`128.00-214.00`); `415.555.0132` is.
+      if (((/^[\d ]+$/.test(raw) && raw.includes(' ')) || raw.includes('.')) && !groupedAsFormatted(raw, f.number)) continue;
       const key = KEY.phone + f.number.nationalNumber;
       out.push({ kind: 'phone', raw, start: f.startsAt, end: f.endsAt, keys: [key], key });
     }

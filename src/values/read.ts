@@ -1,10 +1,12 @@
 // Reads the typed values of a text (src/values): numbers and money (numerals.ts, with the currency
-// and unit written beside them), dates, months and times (dates.ts), phones (phones.ts), and, on
-// the served side, identifier keys (identifiers.ts). The answer side and the served side read the
+// and unit written beside them; their ranges and scales, intervals.ts), dates, months, times and
+// their ranges (dates.ts), phones (phones.ts), and, on the served side, identifier keys
+// (identifiers.ts). The answer side and the served side read the
 // same way; a served value also carries the keys a looser writing of it meets (dates.ts `served`).
 // Pure: no I/O, no clocks, no globals.
 
-import { readNumerals } from './numerals.js';
+import { readNumerals, type Numeral } from './numerals.js';
+import { readNumberPairs } from './intervals.js';
 import { readDates } from './dates.js';
 import { readPhones } from './phones.js';
 import { isUnit, unitAfter } from './quantities.js';
@@ -54,27 +56,52 @@ function currencyBeside(text: string, start: number, end: number): string | unde
   return undefined;
 }
 
-/** The numbers of an NFKC text with their readings, currency and unit, at most `max`. */
+function numberValue(text: string, n: Numeral, currencyOf?: string): TypedValue {
+  const keys = [...new Set(n.readings.map((r) => numberKey(r.value)))];
+  const currency = currencyBeside(text, n.start, n.end) ?? currencyOf;
+  const word = unitAfter(text, n.end);
+  const unit = word === '%' || (word !== undefined && isUnit(word)) ? word : undefined;
+  // A percentage is quoted with its sign (`99.5%`).
+  const pct = unit === '%' ? (/^ ?%/.exec(text.slice(n.end))?.[0] ?? '') : '';
+  return {
+    kind: 'number',
+    raw: n.raw + pct,
+    start: n.start,
+    end: n.end + pct.length,
+    keys,
+    key: keys[0]!,
+    numbers: n.readings,
+    ...(currency ? { currency } : {}),
+    ...(unit ? { unit } : {}),
+  } satisfies TypedValue;
+}
+
+/**
+ * The numbers of an NFKC text with their readings, currency and unit, at most `max`. A range
+ * (`$120–$180`) is one value of kind `range` whose two ends are numbers (a currency written on one
+ * end serves both); a number on a scale (`4.5/5`, `4.5 out of 5`) is a number whose `scale` is set
+ * and whose text is the whole rating.
+ */
 export function readNumbers(text: string, max: number, served = false): TypedValue[] {
-  return readNumerals(text, max, served).map((n) => {
-    const keys = [...new Set(n.readings.map((r) => numberKey(r.value)))];
-    const currency = currencyBeside(text, n.start, n.end);
-    const word = unitAfter(text, n.end);
-    const unit = word === '%' || (word !== undefined && isUnit(word)) ? word : undefined;
-    // A percentage is quoted with its sign (`99.5%`).
-    const pct = unit === '%' ? (/^ ?%/.exec(text.slice(n.end))?.[0] ?? '') : '';
-    return {
-      kind: 'number',
-      raw: n.raw + pct,
-      start: n.start,
-      end: n.end + pct.length,
-      keys,
-      key: keys[0]!,
-      numbers: n.readings,
-      ...(currency ? { currency } : {}),
-      ...(unit ? { unit } : {}),
-    } satisfies TypedValue;
-  });
+  const out: TypedValue[] = [];
+  const pairs = readNumberPairs(text, max, served);
+  for (const p of pairs) {
+    if (p.kind === 'scale') {
+      const keys = [...new Set(p.first.readings.map((r) => numberKey(r.value)))];
+      out.push({ kind: 'number', raw: p.raw, start: p.start, end: p.end, keys, key: keys[0]!, numbers: p.first.readings, scale: p.second.readings[0]!.value });
+      continue;
+    }
+    const a = numberValue(text, p.first);
+    const b = numberValue(text, p.second, a.currency);
+    if (a.currency === undefined && b.currency !== undefined) a.currency = b.currency;
+    out.push({ kind: 'range', raw: p.raw, start: p.start, end: p.end, keys: [...new Set([...a.keys, ...b.keys])], key: a.key, parts: [a, b] });
+  }
+  for (const n of readNumerals(text, max, served)) {
+    if (out.length >= max) break;
+    if (pairs.some((p) => n.start < p.end && n.end > p.start)) continue;
+    out.push(numberValue(text, n));
+  }
+  return out.sort((a, b) => a.start - b.start);
 }
 
 /** The dates, months, times and phones of an NFKC text, in text order; where two overlap the first found wins (dates before phones). */

@@ -5,7 +5,9 @@
 // back one day", "push it two days", "the following day", "the previous month"): those few are read
 // here, with chrono's own counts (one…twelve, a, an) and no direction where the words give none
 // ("back" is earlier to some and later to others: both are tried), and "this week/month/year",
-// read as the calendar period so far ("this week" also as the last seven days). Pure: no I/O, no clocks.
+// read as the calendar period so far ("this week" also as the last seven days). Lengths of time the
+// user or system wrote ("for one hour", "90 minutes", "an hour and a half", "1.5 hours"), which
+// chrono reads as no instant, are read here too, with the same counts. Pure: no I/O, no clocks.
 
 import * as chrono from 'chrono-node';
 
@@ -112,6 +114,35 @@ export function relativeShifts(texts: readonly string[], max: number): Shift[] {
       const unit = m[2]!.toLowerCase();
       if (unit === 'month') push({ phrase: m[0], months: sign, anaphoric: true });
       else push({ phrase: m[0], days: sign * (unit === 'week' ? 7 : 1), anaphoric: true });
+    }
+  }
+  return out;
+}
+
+/** A length of time the user or system wrote (`for one hour`, `90 minutes`), in minutes. */
+export interface Length {
+  phrase: string;
+  minutes: number;
+}
+
+const AMOUNT = '(\\d{1,3}(?:[.,]\\d{1,2})?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)';
+const LENGTH = new RegExp(`\\b(?:(half\\s+an?\\s+hour)|${AMOUNT}\\s*(hours?|hrs?|h|minutes?|mins?)\\b(\\s+and\\s+a\\s+half)?)`, 'gi');
+
+/** The lengths of time written in the texts, at most `max` (minutes from 1 to 24 hours). */
+export function statedLengths(texts: readonly string[], max: number): Length[] {
+  const out: Length[] = [];
+  for (const text of texts) {
+    for (const m of text.matchAll(LENGTH)) {
+      if (out.length >= max) return out;
+      let minutes: number;
+      if (m[1]) minutes = 30;
+      else {
+        const word = m[2]!.toLowerCase();
+        const n = /^\d/.test(word) ? Number(word.replace(',', '.')) : COUNT_WORDS[word]!;
+        minutes = n * (/^h/i.test(m[3]!) ? 60 : 1) + (m[4] ? (/^h/i.test(m[3]!) ? 30 : 0) : 0);
+      }
+      if (!Number.isInteger(minutes) || minutes < 1 || minutes > 24 * 60) continue;
+      if (!out.some((o) => o.minutes === minutes)) out.push({ phrase: m[0], minutes });
     }
   }
   return out;

@@ -10,7 +10,7 @@ import { textLeaves } from './leaves.js';
 import { readForms, readNumbers } from './read.js';
 import { identifierKeys, lettersAndDigits, NON_ASCII } from './identifiers.js';
 import { unitOfKey } from './quantities.js';
-import { KEY, numberKey } from './types.js';
+import { KEY, numberKey, type TypedValue } from './types.js';
 
 /** A number a window served, where, and the unit it was served in when one is named. */
 export interface ServedNumber {
@@ -28,13 +28,21 @@ export interface ServedDate {
   at: number;
 }
 
+/** A time of day a window served (minutes after midnight, each reading of it), for durations between two. */
+export interface ServedTime {
+  minutes: number;
+  at: number;
+}
+
 type Group = 'number' | 'date' | 'phone' | 'identifier';
 
-/** What one string holds of one group: its keys, and its numbers or dates. */
+/** What one string holds of one group: its keys, and its numbers, or its dates and times of day. */
 interface Reading {
   keys: string[];
   numbers?: Omit<ServedNumber, 'at'>[];
   dates?: string[];
+  /** Minutes after midnight of each time read (every reading of an ambiguous one). */
+  times?: number[];
 }
 
 /** A 53-bit identity of a text (its length and two 32-bit FNV-style hashes of every character). */
@@ -93,7 +101,7 @@ export class ValueMemo {
     const hit = entry.readings[group];
     if (hit) return hit;
     const r = reader();
-    const cost = ITEM_BYTES * (r.keys.length + (r.numbers?.length ?? 0) + (r.dates?.length ?? 0));
+    const cost = ITEM_BYTES * (r.keys.length + (r.numbers?.length ?? 0) + (r.dates?.length ?? 0) + (r.times?.length ?? 0));
     entry.readings[group] = r;
     entry.bytes += cost;
     this.total += cost;
@@ -141,10 +149,25 @@ const groupOf = (key: string): Group =>
 /** Most values read per leaf (a leaf past it is read in part). */
 const MAX_PER_LEAF = 2000;
 
+/** A value and, for a range, its ends instead (a served range serves each end). */
+function* flat(values: readonly TypedValue[]): Generator<TypedValue> {
+  for (const v of values) {
+    if (v.parts) yield* v.parts;
+    else yield v;
+  }
+}
+
+/** Minutes after midnight of a time key (`t:13:30`, `t:13:30:15`, `t:06:55+1`: the clock only). */
+export function minutesOfKey(key: string): number | undefined {
+  const m = /^t:(\d{2}):(\d{2})/.exec(key);
+  return m ? Number(m[1]) * 60 + Number(m[2]) : undefined;
+}
+
 function readGroup(text: string, group: Group): Reading {
   const keys: string[] = [];
   const numbers: Omit<ServedNumber, 'at'>[] = [];
   const dates: string[] = [];
+  const times = new Set<number>();
   textLeaves(text, (leaf, key) => {
     if (typeof leaf === 'number') {
       if (group === 'number') {
@@ -158,7 +181,7 @@ function readGroup(text: string, group: Group): Reading {
     }
     const s = leaf.normalize('NFKC');
     if (group === 'number') {
-      for (const v of readNumbers(s, MAX_PER_LEAF, true)) {
+      for (const v of flat(readNumbers(s, MAX_PER_LEAF, true))) {
         const unit = v.unit ?? unitOfKey(key);
         for (const r of v.numbers ?? []) numbers.push({ value: r.value, text: v.raw, ...(unit ? { unit } : {}) });
         keys.push(...v.keys);
@@ -166,15 +189,17 @@ function readGroup(text: string, group: Group): Reading {
     } else if (group === 'identifier') {
       identifierKeys(s, MAX_PER_LEAF, (k) => (keys.push(k), true));
     } else {
-      for (const v of readForms(s, MAX_PER_LEAF, true)) {
+      for (const v of flat(readForms(s, MAX_PER_LEAF, true))) {
         if ((group === 'phone') !== (v.kind === 'phone')) continue;
         keys.push(...v.keys);
         if (v.kind === 'date' && v.date) dates.push(v.date);
+        if (v.kind === 'time') for (const k of v.keys) if (!k.includes('+')) times.add(minutesOfKey(k) ?? -1);
       }
     }
     return true;
   });
-  return { keys, ...(group === 'number' ? { numbers } : {}), ...(group === 'date' ? { dates } : {}) };
+  times.delete(-1);
+  return { keys, ...(group === 'number' ? { numbers } : {}), ...(group === 'date' ? { dates, times: [...times] } : {}) };
 }
 
 export interface ServedSourceText {
@@ -190,6 +215,7 @@ export class ServedValues {
   /** Each source's numbers, in its order (for the latest-first operand order). */
   private perSource: Omit<ServedNumber, 'at'>[][] = [];
   private datePool: ServedDate[] = [];
+  private timePool: ServedTime[] = [];
   private cut = false;
 
   constructor(
@@ -208,6 +234,7 @@ export class ServedValues {
     this.built.add(group);
     const seenNumbers = new Set<number>();
     const seenDates = new Set<string>();
+    const seenTimes = new Set<number>();
     for (let at = 0; at < this.sources.length; at++) {
       const src = this.sources[at]!;
       const r = this.memo.read(src.text, group, () => readGroup(src.text, group));
@@ -231,6 +258,11 @@ export class ServedValues {
         if (seenDates.has(d)) continue;
         seenDates.add(d);
         this.datePool.push({ date: d, at });
+      }
+      for (const t of r.times ?? []) {
+        if (seenTimes.has(t)) continue;
+        seenTimes.add(t);
+        this.timePool.push({ minutes: t, at });
       }
     }
   }
@@ -296,5 +328,11 @@ export class ServedValues {
   dates(): readonly ServedDate[] {
     this.build('date');
     return this.datePool;
+  }
+
+  /** Distinct served times of day (at most 1,440: one per minute), in source order. */
+  times(): readonly ServedTime[] {
+    this.build('date');
+    return this.timePool;
   }
 }

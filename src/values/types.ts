@@ -1,11 +1,12 @@
 // Typed values: what a served string, a chosen argument or an answer says, read by the field
-// libraries of src/values (numbers and money from CLDR conventions, dates and times by chrono-node,
-// phones by libphonenumber-js, quantities by js-quantities, identifiers modulo case, punctuation,
-// grouping and width). Each reading has typed keys: a served value and a chosen one meet when they
-// share a key, whatever their written forms. Types only: no I/O, no clocks, no globals.
+// libraries of src/values (numbers and money from CLDR conventions, dates, times and their ranges by
+// chrono-node, phones by libphonenumber-js, quantities by js-quantities, identifiers modulo case,
+// punctuation, grouping and width; number ranges and ratings read around those numerals). Each
+// reading has typed keys: a served value and a chosen one meet when they share a key, whatever
+// their written forms. Types only: no I/O, no clocks, no globals.
 
 /** What a value is. */
-export type TypedKind = 'number' | 'date' | 'month' | 'time' | 'phone' | 'quantity' | 'identifier' | 'words';
+export type TypedKind = 'number' | 'date' | 'month' | 'time' | 'phone' | 'quantity' | 'identifier' | 'words' | 'range';
 
 /** One reading of a number as written (`12.480` has two: 12.48 and 12480). */
 export interface NumberReading {
@@ -39,6 +40,22 @@ export interface TypedValue {
   date?: string;
   /** An amount in words (kind `words`): its language, compared by n2words' renderings of served numbers. */
   amount?: import('./words.js').WordAmount;
+  /**
+   * A rating or fraction (kind `number`, `4.5/5`, `4.5 out of 5`): the scale written after the
+   * number. The value is the number before it (its `numbers`); the scale is never judged.
+   */
+  scale?: number;
+  /**
+   * A time written as a clock without a meridiem (`01:30`, `1:30`): the minutes it also reads as a
+   * duration (hours and minutes), for the difference of two served times.
+   */
+  duration?: number;
+  /**
+   * An interval (kind `range`: `10:00-11:00`, `5:00 PM - 7:00 PM`, `May 3 - May 5, 2024`,
+   * `$120–$180`): its ends, each a value of its own, judged apart; the range's own text is never
+   * judged as an opaque token.
+   */
+  parts?: TypedValue[];
 }
 
 /** Key prefixes, one per kind. */

@@ -4,8 +4,14 @@
 
 import type { ToolDefinition } from '../spec.js';
 
-const str = (description: string) => ({ type: 'string', description });
-const obj = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required, additionalProperties: false });
+/** A string property of a tool's JSON Schema. */
+export const str = (description: string) => ({ type: 'string', description });
+/** A closed object schema. */
+export const obj = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required, additionalProperties: false });
+/** A tool definition with a closed object schema. */
+export const tool = (description: string, properties: Record<string, unknown>, required: string[]): ToolDefinition => ({ description, parameters: obj(properties, required) });
+/** A read-only tool's declaration entry, with its schema (and any more fields). */
+export const readOnlyTool = (t: Record<string, ToolDefinition>, name: string, extra: Record<string, unknown> = {}): [string, Record<string, unknown>] => [name, { readOnly: true, ...extra, inputSchema: t[name]!.parameters }];
 
 export const BACKUP_SYSTEM =
   'You are a backup triage assistant for customer acme. Today is 2026-11-30. Answer only from tool results, and use the machine identifiers that list_machines returns.';

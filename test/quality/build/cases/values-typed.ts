@@ -8,12 +8,9 @@
 // written as agents write; never copies of real runs. Data only; expectations come from the rules.
 
 import type { CaseSpec, ToolDefinition } from '../spec.js';
-import { declarations } from './common.js';
+import { declarations, readOnlyTool, str, tool } from './common.js';
 
-const str = (description: string) => ({ type: 'string', description });
-const obj = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required, additionalProperties: false });
-const tool = (description: string, properties: Record<string, unknown>, required: string[]): ToolDefinition => ({ description, parameters: obj(properties, required) });
-const read = (t: Record<string, ToolDefinition>, name: string, extra: Record<string, unknown> = {}): [string, Record<string, unknown>] => [name, { readOnly: true, ...extra, inputSchema: t[name]!.parameters }];
+const read = readOnlyTool;
 
 // ---- Rail: bookings with day-offset arrival times, moved by the user's words ----
 const RAIL_SYSTEM = 'You are the booking assistant of Nordbahn. The current time is 2026-03-10 09:00 CET. Quote times as the timetable gives them.';
