@@ -30,6 +30,7 @@ import { REPEATED_CALL_CASES } from './repeated-call.js';
 import { COUNT_MISMATCH_CASES } from './count-mismatch.js';
 import { STATUS_CONTRADICTION_CASES } from './status-contradiction.js';
 import { UNCONFIRMED_ACTION_CASES } from './unconfirmed-action.js';
+import { UNKNOWN_READING_CASES } from './unknown-readings.js';
 import { VALUES_AS_WRITTEN_CASES } from './values-as-written.js';
 
 export const ALL_CASES: CaseSpec[] = [
@@ -69,4 +70,6 @@ export const ALL_CASES: CaseSpec[] = [
   ...UNCONFIRMED_ACTION_CASES,
   // Values as users write them (issue 35): times at any precision, ranges, ratings, durations.
   ...VALUES_AS_WRITTEN_CASES,
+  // Issue 35: an unknown reading may suppress a finding, never raise one (each clean case beside a defect).
+  ...UNKNOWN_READING_CASES,
 ];
