@@ -42,6 +42,8 @@ import { carrierSpan } from './carrier.js';
 import { WindowMemos } from './window-memo.js';
 import { traceChunks } from './trace-chunks.js';
 import { rebuildMastraWindows } from '../conventions/mastra-1x.js';
+import { isLcChatSpan, lcCallsOf, rebuildLcWindow, recordsLcCalls } from '../conventions/traceloop-langchain.js';
+import { LangChainCalls } from './langchain-calls.js';
 
 import { conversationStateAccess, type ConversationStateAccess } from './state-access.js';
 import { retainedBytes } from './retained-bytes.js';
@@ -127,6 +129,8 @@ export class FootprintCore {
   private readonly effectiveDeclarations: BoundedMap<{ spanDeclaration: SpanToolDeclaration | undefined; evidence: ToolEvidence | undefined; declaration: EffectiveDeclaration | undefined }>;
   /** Each conversation's last input window, so a request that extends it reads only what is new. */
   private readonly windows: WindowMemos;
+  /** The calls OpenLLMetry's LangChain instrumentation recorded, for the text-only windows of later chat spans (langchain-calls.ts). */
+  private readonly lcCalls: LangChainCalls;
   /** Tool names the traces named (offered, chosen or executed), for "declared but never seen" warnings. Capped. */
   private readonly seenTools = new Set<string>();
   /** Disposition attributes by tally signature: most turns of an app repeat the same few. */
@@ -157,6 +161,7 @@ export class FootprintCore {
     this.effectiveDeclarations = new BoundedMap({ maxEntries: 10_000, idleMs: limits.conversationIdleMs, now });
     this.processedSpans = new BoundedMap({ maxEntries: limits.maxRememberedSpans, idleMs: limits.conversationIdleMs, now, onEvict: (k, v) => (this.cacheBytes -= rememberedBytes(k, v)) });
     this.windows = new WindowMemos(limits.conversationIdleMs, now);
+    this.lcCalls = new LangChainCalls(limits.maxConversations, limits.conversationIdleMs, now);
     this.mcpCalls = new BoundedMap({ maxEntries: limits.maxConversations, idleMs: limits.conversationIdleMs, now, onEvict: (_k, v) => (this.cacheBytes -= v.length * MCP_CALL_BYTES) });
   }
 
@@ -227,7 +232,7 @@ export class FootprintCore {
 
   /** Bytes of every cache besides the conversations (estimates, like the conversations' own). */
   private cachesBytes(): number {
-    return this.cacheBytes + this.traces.size * TRACE_RECORD_BYTES + this.spanDeclarations.size * SPAN_DECLARATION_BYTES + this.toolEvidence.size * TOOL_EVIDENCE_BYTES + this.windows.bytes;
+    return this.cacheBytes + this.traces.size * TRACE_RECORD_BYTES + this.spanDeclarations.size * SPAN_DECLARATION_BYTES + this.toolEvidence.size * TOOL_EVIDENCE_BYTES + this.windows.bytes + this.lcCalls.bytes;
   }
 
   /**
@@ -274,6 +279,7 @@ export class FootprintCore {
     this.toolEvidence.clear();
     this.processedSpans.clear();
     this.windows.clear();
+    this.lcCalls.clear();
     this.mcpCalls.clear();
     this.seenTools.clear();
   }
@@ -385,11 +391,15 @@ export class FootprintCore {
     //    their run's tool spans in this batch, where those match exactly (conventions/mastra-1x.ts).
     const events: ModelEvent[] = [];
     const agentSpanKeys = new Set<string>();
+    //    OpenLLMetry LangChain chat spans are read with their text-only windows rebuilt from the
+    //    calls its tool spans recorded, this batch's and earlier ones' (conventions/traceloop-langchain.ts).
     const rebuilt = rebuildMastraWindows(fresh, limits);
+    for (const s of fresh) if (recordsLcCalls(s)) this.lcCalls.add(tenantOf(s, tenantAttribute), s, lcCallsOf(s, limits));
     const read = (span: SpanData, logs: readonly LogData[]) => {
       if (!isAgentSpan(span)) return;
       agentSpanKeys.add(spanKey(span));
-      const evs = readSpan(rebuilt.get(spanKey(span)) ?? span, { limits, diagnostics, tenantAttribute, logs, windowMemo: this.windowSlot(span) });
+      const asRead = rebuilt.get(spanKey(span)) ?? (isLcChatSpan(span) ? rebuildLcWindow(span, this.lcCalls.finder(tenantOf(span, tenantAttribute), span), limits) : span);
+      const evs = readSpan(asRead, { limits, diagnostics, tenantAttribute, logs, windowMemo: this.windowSlot(span) });
       for (const ev of evs) {
         if (ev.kind === 'llm-request' && ev.inputContent === 'not-captured' && ev.contentNote === undefined && logs.length === 0) {
           const key = spanKey(span);
