@@ -227,7 +227,7 @@ function noToolCallsNote(r: CheckReport, spans: readonly SpanData[], declaration
   if (choice && (choice.checked > 0 || choice.unreachable > 0)) return [];
   if (toolCallsRecorded(spans)) return [];
   return [
-    `None of the ${plural(requests, 'LLM request')} read recorded a tool call (in its output or its input), so the checks on tool calls had nothing to check: if the agent did call tools, its instrumentation did not record the calls (OpenLLMetry's LangChain instrumentation, for one, records text only; docs/stacks.md).`,
+    `None of the ${plural(requests, 'LLM request')} read recorded a tool call (in its output or its input), so the checks on tool calls had nothing to check: if the agent did call tools, its instrumentation did not record the calls (OpenLLMetry's LangChain instrumentation, for one, records them only on its execute_tool spans: give those too; docs/stacks.md).`,
   ];
 }
 

@@ -15,7 +15,7 @@ import type { ToolExecution } from '../model/agent.js';
 import type { SpanData } from '../model/telemetry.js';
 import type { Limits } from '../limits.js';
 import type { Convention, ReadContext } from './types.js';
-import { GEN_AI_INPUT_MESSAGES, GEN_AI_OPERATION_NAME, INFERENCE_OPERATIONS, OP_EXECUTE_TOOL } from './keys-genai.js';
+import { GEN_AI_INPUT_MESSAGES, GEN_AI_OPERATION_NAME, GEN_AI_RESPONSE_FINISH_REASONS, INFERENCE_OPERATIONS, OP_EXECUTE_TOOL } from './keys-genai.js';
 import { isRecord, nonBlank, readJsonOrRaw, reportOn, type GenAiScope } from './genai-parts.js';
 import { toolExecutionOf } from './tool-status.js';
 
@@ -156,6 +156,19 @@ export const traceloopLangChain: Convention = {
     return calls.map((c) => executionOf(span, ctx, c));
   },
 };
+
+/** Finish reasons that say the model chose tool calls (the instrumentation maps OpenAI's, Anthropic's and others' to `tool_call`). */
+const TOOL_CALL_FINISH: ReadonlySet<string> = new Set(['tool_call', 'tool_calls', 'tool_use']);
+
+/**
+ * O(1): a chat span of the instrumentation whose response chose tool calls it does not record (its
+ * output is text only): they are read from the next request's window (the seams' unrecorded choice).
+ */
+export function choiceNotRecorded(span: SpanData): boolean {
+  if (!isLcChatSpan(span)) return false;
+  const reasons = span.attributes[GEN_AI_RESPONSE_FINISH_REASONS];
+  return Array.isArray(reasons) ? reasons.some((r) => typeof r === 'string' && TOOL_CALL_FINISH.has(r)) : typeof reasons === 'string' && TOOL_CALL_FINISH.has(reasons);
+}
 
 // ---------------------------------------------------------------------------------------------
 // The window, rebuilt.

@@ -42,7 +42,7 @@ import { carrierSpan } from './carrier.js';
 import { WindowMemos } from './window-memo.js';
 import { traceChunks } from './trace-chunks.js';
 import { rebuildMastraWindows } from '../conventions/mastra-1x.js';
-import { isLcChatSpan, lcCallsOf, rebuildLcWindow, recordsLcCalls } from '../conventions/traceloop-langchain.js';
+import { choiceNotRecorded, isLcChatSpan, lcCallsOf, rebuildLcWindow, recordsLcCalls } from '../conventions/traceloop-langchain.js';
 import { LangChainCalls } from './langchain-calls.js';
 
 import { conversationStateAccess, type ConversationStateAccess } from './state-access.js';
@@ -394,13 +394,22 @@ export class FootprintCore {
     //    OpenLLMetry LangChain chat spans are read with their text-only windows rebuilt from the
     //    calls its tool spans recorded, this batch's and earlier ones' (conventions/traceloop-langchain.ts).
     const rebuilt = rebuildMastraWindows(fresh, limits);
-    for (const s of fresh) if (recordsLcCalls(s)) this.lcCalls.add(tenantOf(s, tenantAttribute), s, lcCallsOf(s, limits));
+    for (const s of fresh) {
+      if (recordsLcCalls(s)) this.lcCalls.add(tenantOf(s, tenantAttribute), s, lcCallsOf(s, limits));
+      // A conversation id on a span no reader reads (the app's own root span): its trace's, as the
+      // in-process processor learns it when that span starts (noteSpanStart).
+      else if (!isAgentSpan(s) && this.traces.peek(traceKey(tenantOf(s, tenantAttribute), s.traceId))?.conversationId === undefined) {
+        const id = conversationIdOnSpan(s);
+        if (id) this.setTraceConversation(tenantOf(s, tenantAttribute), s.traceId, id);
+      }
+    }
     const read = (span: SpanData, logs: readonly LogData[]) => {
       if (!isAgentSpan(span)) return;
       agentSpanKeys.add(spanKey(span));
       const asRead = rebuilt.get(spanKey(span)) ?? (isLcChatSpan(span) ? rebuildLcWindow(span, this.lcCalls.finder(tenantOf(span, tenantAttribute), span), limits) : span);
       const evs = readSpan(asRead, { limits, diagnostics, tenantAttribute, logs, windowMemo: this.windowSlot(span) });
       for (const ev of evs) {
+        if (ev.kind === 'llm-request' && ev.toolCalls.length === 0 && ev.outputContent === 'captured' && choiceNotRecorded(span)) ev.choiceNotRecorded = true;
         if (ev.kind === 'llm-request' && ev.inputContent === 'not-captured' && ev.contentNote === undefined && logs.length === 0) {
           const key = spanKey(span);
           const tenant = this.joinTenant(ev.tenant);

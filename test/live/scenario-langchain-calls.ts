@@ -158,7 +158,10 @@ export const LC_EXPECTED: Record<LcScenario, string[][]> = {
   'refund-admitted': [],
   'refused-read': [['refusal-asserts-absence', 'backup_jobs', 'call_rr_002', 'call_rr_002']],
   'refused-read-admitted': [],
-  'declared-absence': [['empty-lookup', 'backup_status', 'call_da_003', 'args.machine_id']],
+  'declared-absence': [
+    ['empty-lookup', 'backup_status', 'call_da_003', 'args.machine_id'],
+    ['unsupported-argument', 'backup_status', 'call_da_003', 'args.machine_id'],
+  ],
   'declared-absence-clean': [],
 };
 
