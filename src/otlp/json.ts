@@ -180,6 +180,21 @@ interface SharedExtras {
 
 /** Reads one ExportTraceServiceRequest-shaped object (also `{batches}` and `{trace: …}`). */
 export function decodeTraceRequest(doc: unknown, out: DecodedDocument, where: string): void {
+  for (const _ of traceRequestSteps(doc, out, where)) {
+    /* each step read one span */
+  }
+}
+
+/** decodeTraceRequest, awaiting `pause()` between spans when it returns a promise (the service's time slice). */
+export async function decodeTraceRequestAsync(doc: unknown, out: DecodedDocument, where: string, pause: () => Promise<void> | undefined): Promise<void> {
+  for (const _ of traceRequestSteps(doc, out, where)) {
+    const p = pause();
+    if (p) await p;
+  }
+}
+
+/** Reads an ExportTraceServiceRequest-shaped object into `out`, one span a step. */
+function* traceRequestSteps(doc: unknown, out: DecodedDocument, where: string): Generator<void> {
   const root = unwrap(doc);
   const resourceSpans = (root.resourceSpans ?? root.batches) as unknown;
   if (!Array.isArray(resourceSpans)) return;
@@ -251,6 +266,7 @@ export function decodeTraceRequest(doc: unknown, out: DecodedDocument, where: st
         const dropped = Number(s.droppedAttributesCount ?? 0);
         if (Number.isFinite(dropped) && dropped > 0) span.droppedAttributesCount = dropped;
         out.spans.push({ span, raw: raw as Record<string, unknown>, extras });
+        yield;
       }
     }
   }
@@ -258,6 +274,21 @@ export function decodeTraceRequest(doc: unknown, out: DecodedDocument, where: st
 
 /** Reads one ExportLogsServiceRequest-shaped object. */
 export function decodeLogsRequest(doc: unknown, out: DecodedDocument, where: string): void {
+  for (const _ of logsRequestSteps(doc, out, where)) {
+    /* each step read one record */
+  }
+}
+
+/** decodeLogsRequest, awaiting `pause()` between records when it returns a promise. */
+export async function decodeLogsRequestAsync(doc: unknown, out: DecodedDocument, where: string, pause: () => Promise<void> | undefined): Promise<void> {
+  for (const _ of logsRequestSteps(doc, out, where)) {
+    const p = pause();
+    if (p) await p;
+  }
+}
+
+/** Reads an ExportLogsServiceRequest-shaped object into `out`, one record a step. */
+function* logsRequestSteps(doc: unknown, out: DecodedDocument, where: string): Generator<void> {
   const root = unwrap(doc);
   const resourceLogs = root.resourceLogs;
   if (!Array.isArray(resourceLogs)) return;
@@ -295,6 +326,7 @@ export function decodeLogsRequest(doc: unknown, out: DecodedDocument, where: str
           scope,
         };
         out.logs.push(log);
+        yield;
       }
     }
   }
