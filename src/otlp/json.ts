@@ -180,14 +180,24 @@ interface SharedExtras {
 
 /** Reads one ExportTraceServiceRequest-shaped object (also `{batches}` and `{trace: …}`). */
 export function decodeTraceRequest(doc: unknown, out: DecodedDocument, where: string): void {
-  for (const _ of traceRequestSteps(doc, out, where)) {
-    /* each step read one span */
-  }
+  drain(traceRequestSteps(doc, out, where));
 }
 
 /** decodeTraceRequest, awaiting `pause()` between spans when it returns a promise (the service's time slice). */
-export async function decodeTraceRequestAsync(doc: unknown, out: DecodedDocument, where: string, pause: () => Promise<void> | undefined): Promise<void> {
-  for (const _ of traceRequestSteps(doc, out, where)) {
+export function decodeTraceRequestAsync(doc: unknown, out: DecodedDocument, where: string, pause: () => Promise<void> | undefined): Promise<void> {
+  return drainPausing(traceRequestSteps(doc, out, where), pause);
+}
+
+/** Runs a reader's steps to the end. */
+function drain(steps: Generator<void>): void {
+  for (let r = steps.next(); !r.done; r = steps.next()) {
+    /* each step read one item */
+  }
+}
+
+/** Runs a reader's steps to the end, awaiting `pause()` between them when it returns a promise. */
+async function drainPausing(steps: Generator<void>, pause: () => Promise<void> | undefined): Promise<void> {
+  for (let r = steps.next(); !r.done; r = steps.next()) {
     const p = pause();
     if (p) await p;
   }
@@ -274,17 +284,12 @@ function* traceRequestSteps(doc: unknown, out: DecodedDocument, where: string): 
 
 /** Reads one ExportLogsServiceRequest-shaped object. */
 export function decodeLogsRequest(doc: unknown, out: DecodedDocument, where: string): void {
-  for (const _ of logsRequestSteps(doc, out, where)) {
-    /* each step read one record */
-  }
+  drain(logsRequestSteps(doc, out, where));
 }
 
 /** decodeLogsRequest, awaiting `pause()` between records when it returns a promise. */
-export async function decodeLogsRequestAsync(doc: unknown, out: DecodedDocument, where: string, pause: () => Promise<void> | undefined): Promise<void> {
-  for (const _ of logsRequestSteps(doc, out, where)) {
-    const p = pause();
-    if (p) await p;
-  }
+export function decodeLogsRequestAsync(doc: unknown, out: DecodedDocument, where: string, pause: () => Promise<void> | undefined): Promise<void> {
+  return drainPausing(logsRequestSteps(doc, out, where), pause);
 }
 
 /** Reads an ExportLogsServiceRequest-shaped object into `out`, one record a step. */

@@ -47,37 +47,42 @@ const JOBS = '[{"job":"nightly-db-primary-full","machine_id":"srv-db-04","last_s
 const ABSENT = '{"af_absent":true,"looked_for":"backup records for machine db-primary-full in the last 7 days","checked":[{"what":"the backup catalog of tenant acme (vault-eu-1)"}],"not_checked":[{"what":"the offsite replica catalog (vault-us-2)","why":"replication paused since 2026-11-27","kind":"existence"}]}';
 const STATUS = '[{"machine_id":"srv-db-04","last_success":"2026-12-05T02:00:00Z","state":"ok"}]';
 
+type Step = Script['steps'][number];
+const REFUND_STEPS: Step[] = [[{ id: 'call_rf_001', name: 'get_order', arguments: { order_id: 'ORD-77812' }, result: ORDER }], [{ id: 'call_rf_002', name: 'issue_refund', arguments: { order_id: 'ORD-77812', amount: 42.1 }, result: new Error(REFUND_ERROR) }]];
+const REFUSED_STEPS: Step[] = [[{ id: 'call_rr_001', name: 'list_machines', arguments: { customer: 'acme' }, result: MACHINES }], [{ id: 'call_rr_002', name: 'backup_jobs', arguments: { machine_id: 'srv-db-04', statuses: ['failed'] }, result: DENIED }]];
+/** declared-absence and its control share the lookups before the one they differ in. */
+const DA_FIRST_STEPS: Step[] = [[{ id: 'call_da_001', name: 'list_machines', arguments: { customer: 'acme' }, result: MACHINES }], [{ id: 'call_da_002', name: 'backup_jobs', arguments: { machine_id: 'srv-db-04' }, result: JOBS }]];
+
 const SCRIPTS: Record<LcScenario, Script> = {
   refund: {
     domain: 'orders',
     user: 'Order ORD-77812 arrived broken. Please refund it to my card.',
-    steps: [[{ id: 'call_rf_001', name: 'get_order', arguments: { order_id: 'ORD-77812' }, result: ORDER }], [{ id: 'call_rf_002', name: 'issue_refund', arguments: { order_id: 'ORD-77812', amount: 42.1 }, result: new Error(REFUND_ERROR) }]],
+    steps: REFUND_STEPS,
     answer: 'Your refund of €42.10 for order ORD-77812 has been issued to your card.',
   },
   'refund-admitted': {
     domain: 'orders',
     user: 'Order ORD-77812 arrived broken. Please refund it to my card.',
-    steps: [[{ id: 'call_rf_001', name: 'get_order', arguments: { order_id: 'ORD-77812' }, result: ORDER }], [{ id: 'call_rf_002', name: 'issue_refund', arguments: { order_id: 'ORD-77812', amount: 42.1 }, result: new Error(REFUND_ERROR) }]],
+    steps: REFUND_STEPS,
     answer: `I could not refund order ORD-77812: the payment provider refused it (${REFUND_ERROR}). Could you add another card?`,
   },
   'refused-read': {
     domain: 'backup',
     user: 'Does srv-db-04 have any failing backup jobs?',
-    steps: [[{ id: 'call_rr_001', name: 'list_machines', arguments: { customer: 'acme' }, result: MACHINES }], [{ id: 'call_rr_002', name: 'backup_jobs', arguments: { machine_id: 'srv-db-04', statuses: ['failed'] }, result: DENIED }]],
+    steps: REFUSED_STEPS,
     answer: 'srv-db-04 (db-primary) has no failing backup jobs.',
   },
   'refused-read-admitted': {
     domain: 'backup',
     user: 'Does srv-db-04 have any failing backup jobs?',
-    steps: [[{ id: 'call_rr_001', name: 'list_machines', arguments: { customer: 'acme' }, result: MACHINES }], [{ id: 'call_rr_002', name: 'backup_jobs', arguments: { machine_id: 'srv-db-04', statuses: ['failed'] }, result: DENIED }]],
+    steps: REFUSED_STEPS,
     answer: `I could not list the backup jobs of srv-db-04: the call was refused (${DENIED}), so I cannot say whether any of them fail.`,
   },
   'declared-absence': {
     domain: 'backup',
     user: 'Is the full backup of srv-db-04 recent?',
     steps: [
-      [{ id: 'call_da_001', name: 'list_machines', arguments: { customer: 'acme' }, result: MACHINES }],
-      [{ id: 'call_da_002', name: 'backup_jobs', arguments: { machine_id: 'srv-db-04' }, result: JOBS }],
+      ...DA_FIRST_STEPS,
       [{ id: 'call_da_003', name: 'backup_status', arguments: { machine_id: 'db-primary-full', window: { days: 7 } }, result: ABSENT }],
     ],
     answer: 'The backup catalog holds no backup records for db-primary-full in the last 7 days; the offsite replica was not checked.',
@@ -86,8 +91,7 @@ const SCRIPTS: Record<LcScenario, Script> = {
     domain: 'backup',
     user: 'Is the full backup of srv-db-04 recent?',
     steps: [
-      [{ id: 'call_da_001', name: 'list_machines', arguments: { customer: 'acme' }, result: MACHINES }],
-      [{ id: 'call_da_002', name: 'backup_jobs', arguments: { machine_id: 'srv-db-04' }, result: JOBS }],
+      ...DA_FIRST_STEPS,
       [{ id: 'call_da_003', name: 'backup_status', arguments: { machine_id: 'srv-db-04', window: { days: 7 } }, result: STATUS }],
     ],
     answer: 'Yes: srv-db-04 last backed up successfully at 2026-12-05T02:00:00Z, and its state is ok.',
