@@ -33,7 +33,7 @@ describe('README.md', () => {
     const first = /```sh\n([\s\S]*?)\n```/.exec(readme);
     expect(first, 'a sh block').not.toBeNull();
     expect(first!.index, 'before the first section').toBeLessThan(readme.indexOf('\n## '));
-    const commands = first![1]!.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim());
+    const commands = first![1]!.split('\n').map((l) => l.replace(/(^|\s+)#.*$/, '').trim()).filter((l) => l !== '');
     expect(commands).toEqual(['npm install && npm run demo', 'npm test']);
     const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
     expect(pkg.scripts.demo).toBeDefined();
