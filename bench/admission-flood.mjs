@@ -1,11 +1,12 @@
 // The flood of issue 31 item 2, measured: `senders` clients each sending large OTLP/protobuf trace
 // batches (recorded agent conversations, fresh trace ids every send) to a service in its own
-// process, over OTLP/HTTP or OTLP/gRPC, for `seconds`; a retryable refusal is retried after its
+// process, over OTLP/HTTP or OTLP/gRPC, for `seconds`; with `--encoding json` (HTTP only, issue 37)
+// the same batches as OTLP/JSON bodies; a retryable refusal is retried after its
 // Retry-After (as a collector does). Meanwhile /healthz is asked every 50 ms and the service's RSS
 // read every 100 ms. Prints one JSON line: peak RSS (and over the configured byte budget), /healthz
 // latency (max, p99, answers over 100 ms), refusals and how soon they came, batches accepted.
-//   node bench/admission-flood.mjs [--transport http|grpc] [--senders 32] [--mb 18] [--seconds 30]
-//                                  [--dist dist] [--queued-mb 64]
+//   node bench/admission-flood.mjs [--transport http|grpc] [--encoding protobuf|json] [--senders 32]
+//                                  [--mb 18] [--seconds 30] [--dist dist] [--queued-mb 64]
 // Bounded: every sender stops at the deadline; the child is killed at the end.
 import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -40,6 +41,9 @@ if (process.argv[2] === '--probe') {
 }
 const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []));
 const transport = args.transport ?? 'http';
+const encoding = args.encoding ?? 'protobuf';
+if (encoding !== 'protobuf' && encoding !== 'json') throw new Error('--encoding is protobuf or json');
+if (encoding === 'json' && transport !== 'http') throw new Error('--encoding json is OTLP/HTTP only');
 const senders = Number(args.senders ?? 32);
 const mb = Number(args.mb ?? 18);
 const seconds = Number(args.seconds ?? 30);
@@ -56,6 +60,8 @@ const doc = decodeOtlpJsonText(readFileSync(fixture, 'utf8'), 'fixture');
 const items = [];
 const traceIds = [];
 let size = 0;
+// The spans of one copy as OTLP/JSON (the recording's own spans array), for the JSON batch's size.
+const jsonCopyBytes = JSON.stringify(JSON.parse(readFileSync(fixture, 'utf8')).resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans))).length;
 while (size < mb * 1024 * 1024) {
   const map = new Map();
   for (const d of doc.spans) {
@@ -66,20 +72,36 @@ while (size < mb * 1024 * 1024) {
     }
     items.push({ span: { ...d.span, traceId: map.get(d.span.traceId) }, extras: d.extras });
   }
-  if (items.length % (doc.spans.length * 50) === 0) size = encodeTraceRequest(items).byteLength;
+  if (encoding === 'json') size += jsonCopyBytes;
+  else if (items.length % (doc.spans.length * 50) === 0) size = encodeTraceRequest(items).byteLength;
 }
-const base = Buffer.from(encodeTraceRequest(items));
+// OTLP/JSON: the same spans, as the recording's own JSON document (one resource, one scope per
+// recorded scope) holding every copy, each copy's trace id rewritten.
+function jsonBody() {
+  const raw = JSON.parse(readFileSync(fixture, 'utf8'));
+  const copies = items.length / doc.spans.length;
+  const ids = [...new Set(doc.spans.map((d) => d.span.traceId))];
+  for (const rs of raw.resourceSpans)
+    for (const ss of rs.scopeSpans) {
+      const one = ss.spans;
+      ss.spans = [];
+      for (let c = 0; c < copies; c++) for (const sp of one) ss.spans.push({ ...sp, traceId: traceIds[c * ids.length + ids.indexOf(sp.traceId)] });
+    }
+  return Buffer.from(JSON.stringify(raw));
+}
+const base = encoding === 'json' ? jsonBody() : Buffer.from(encodeTraceRequest(items));
+const contentType = encoding === 'json' ? 'application/json' : 'application/x-protobuf';
 // Where each trace id sits in the bytes: every send gets fresh ids (the service analyses it all again).
 const slots = traceIds.map((id) => {
-  const needle = Buffer.from(id, 'hex');
+  const needle = encoding === 'json' ? Buffer.from(id, 'latin1') : Buffer.from(id, 'hex');
   const at = [];
-  for (let i = base.indexOf(needle); i >= 0; i = base.indexOf(needle, i + 16)) at.push(i);
+  for (let i = base.indexOf(needle); i >= 0; i = base.indexOf(needle, i + needle.length)) at.push(i);
   return at;
 });
 function freshBatch() {
   const b = Buffer.from(base);
   for (const at of slots) {
-    const id = randomBytes(16);
+    const id = encoding === 'json' ? Buffer.from(randomBytes(16).toString('hex'), 'latin1') : randomBytes(16);
     for (const i of at) id.copy(b, i);
   }
   return b;
@@ -117,7 +139,7 @@ async function sendOnce(i, body) {
   const t0 = performance.now();
   if (transport === 'http') {
     try {
-      const r = await fetch(`${address}/v1/traces`, { method: 'POST', headers: { 'Content-Type': 'application/x-protobuf' }, body, signal: AbortSignal.timeout(120_000) });
+      const r = await fetch(`${address}/v1/traces`, { method: 'POST', headers: { 'Content-Type': contentType }, body, signal: AbortSignal.timeout(120_000) });
       await r.arrayBuffer();
       return { status: r.status, ms: performance.now() - t0, retryAfter: Number(r.headers.get('retry-after') ?? 1) };
     } catch (e) {
@@ -178,6 +200,7 @@ console.log(
   JSON.stringify({
     bench: 'admission-flood',
     transport,
+    encoding,
     senders,
     batchMB: +(base.byteLength / 1048576).toFixed(1),
     spansPerBatch: items.length,

@@ -12,6 +12,7 @@ import { loadDeclarationsFile } from '../declarations/load.js';
 import { unseenDeclaredTools, unseenToolSentence } from '../declarations/unseen.js';
 import { FootprintCore, type Redaction } from '../runs/footprint.js';
 import { spanKey, type SpanData, type SpanEventData } from '../model/telemetry.js';
+import { tenantOfResource } from '../model/tenant.js';
 import type { Declarations } from '../declarations/types.js';
 import { renderJson, renderText, type CheckReport } from './report.js';
 import { writeExplainPage } from '../explain/page.js';
@@ -131,17 +132,20 @@ export function runCheck(argv: string[], io: CheckIo = {}): CliResult {
   });
 
   const traceIds = [...new Set(spans.map((s) => s.traceId))];
+  // The core keeps each tenant's part of a trace apart (src/runs/trace-key.ts): one entry each.
+  const tenantsOf = new Map<string, Set<string>>();
+  for (const s of spans) (tenantsOf.get(s.traceId) ?? tenantsOf.set(s.traceId, new Set()).get(s.traceId)!).add(tenantOfResource(s.resource, core.config.tenantAttribute));
   const report: CheckReport = {
     findings,
     traces: traceIds
-      .map((id) => ({ id, info: core.traceInfoOf(id) }))
+      .flatMap((id) => [...tenantsOf.get(id)!].map((tenant) => ({ id, tenant, info: core.traceInfoOf(id, tenant) })))
       .filter((t) => t.info !== undefined)
-      .map(({ id, info }) => ({
+      .map(({ id, tenant, info }) => ({
         traceId: id,
         ...(info!.turn ? { turn: info!.turn } : {}),
         ...(info!.conversationId ? { conversationId: info!.conversationId } : {}),
         llmRequests: info!.llmRequests,
-        tallies: core.talliesOf(id),
+        tallies: core.talliesOf(id, tenant),
         ...turnEvents(id, spans, result.annotations, result.carriers),
       })),
     diagnostics: [...doc.diagnostics, ...result.diagnostics],
@@ -223,7 +227,7 @@ function noToolCallsNote(r: CheckReport, spans: readonly SpanData[], declaration
   if (choice && (choice.checked > 0 || choice.unreachable > 0)) return [];
   if (toolCallsRecorded(spans)) return [];
   return [
-    `None of the ${plural(requests, 'LLM request')} read recorded a tool call (in its output or its input), so the checks on tool calls had nothing to check: if the agent did call tools, its instrumentation did not record the calls (OpenLLMetry's LangChain instrumentation, for one, records text only; docs/stacks.md).`,
+    `None of the ${plural(requests, 'LLM request')} read recorded a tool call (in its output or its input), so the checks on tool calls had nothing to check: if the agent did call tools, its instrumentation did not record the calls (OpenLLMetry's LangChain instrumentation, for one, records them only on its execute_tool spans: give those too; docs/stacks.md).`,
   ];
 }
 

@@ -11,14 +11,16 @@ import { openInference } from './openinference.js';
 import { vercelAi } from './vercel-ai.js';
 import { genAi } from './genai.js';
 import { mcp } from './mcp.js';
+import { traceloopLangChain } from './traceloop-langchain.js';
 import { tenantOfResource } from '../model/tenant.js';
 import { marksAgentSpan } from './agent-span-keys.js';
 
 /**
- * Most specific first: OpenInference and AI SDK 4–6 spans may also carry a few gen_ai.* keys, and an
- * MCP tools/call span may also say `gen_ai.operation.name` execute_tool.
+ * Most specific first: OpenInference and AI SDK 4–6 spans may also carry a few gen_ai.* keys, an
+ * MCP tools/call span may also say `gen_ai.operation.name` execute_tool, and OpenLLMetry
+ * LangChain's tool spans do (their call is in the ToolMessage they carry, not in gen_ai.tool.*).
  */
-export const CONVENTIONS: readonly Convention[] = [openInference, vercelAi, mcp, genAi];
+export const CONVENTIONS: readonly Convention[] = [openInference, vercelAi, mcp, traceloopLangChain, genAi];
 
 export interface ReadSpanOptions {
   limits: Limits;

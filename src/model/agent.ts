@@ -92,6 +92,11 @@ export interface LlmRequest {
   toolCalls: ToolCall[];
   /** True when tool calls and results could only be paired by name and order (no ids recorded). */
   idsMatchedByOrder?: boolean;
+  /**
+   * The response chose tool calls (finish reason tool_call) that the span does not record
+   * (OpenLLMetry LangChain): they are read from the next request's window, and judged then.
+   */
+  choiceNotRecorded?: true;
   /** App-asserted grounds recorded on the span (values the app verified itself). */
   externalGrounds?: ExternalGround[];
 }

@@ -180,6 +180,31 @@ interface SharedExtras {
 
 /** Reads one ExportTraceServiceRequest-shaped object (also `{batches}` and `{trace: …}`). */
 export function decodeTraceRequest(doc: unknown, out: DecodedDocument, where: string): void {
+  drain(traceRequestSteps(doc, out, where));
+}
+
+/** decodeTraceRequest, awaiting `pause()` between spans when it returns a promise (the service's time slice). */
+export function decodeTraceRequestAsync(doc: unknown, out: DecodedDocument, where: string, pause: () => Promise<void> | undefined): Promise<void> {
+  return drainPausing(traceRequestSteps(doc, out, where), pause);
+}
+
+/** Runs a reader's steps to the end. */
+function drain(steps: Generator<void>): void {
+  for (let r = steps.next(); !r.done; r = steps.next()) {
+    /* each step read one item */
+  }
+}
+
+/** Runs a reader's steps to the end, awaiting `pause()` between them when it returns a promise. */
+async function drainPausing(steps: Generator<void>, pause: () => Promise<void> | undefined): Promise<void> {
+  for (let r = steps.next(); !r.done; r = steps.next()) {
+    const p = pause();
+    if (p) await p;
+  }
+}
+
+/** Reads an ExportTraceServiceRequest-shaped object into `out`, one span a step. */
+function* traceRequestSteps(doc: unknown, out: DecodedDocument, where: string): Generator<void> {
   const root = unwrap(doc);
   const resourceSpans = (root.resourceSpans ?? root.batches) as unknown;
   if (!Array.isArray(resourceSpans)) return;
@@ -251,6 +276,7 @@ export function decodeTraceRequest(doc: unknown, out: DecodedDocument, where: st
         const dropped = Number(s.droppedAttributesCount ?? 0);
         if (Number.isFinite(dropped) && dropped > 0) span.droppedAttributesCount = dropped;
         out.spans.push({ span, raw: raw as Record<string, unknown>, extras });
+        yield;
       }
     }
   }
@@ -258,6 +284,16 @@ export function decodeTraceRequest(doc: unknown, out: DecodedDocument, where: st
 
 /** Reads one ExportLogsServiceRequest-shaped object. */
 export function decodeLogsRequest(doc: unknown, out: DecodedDocument, where: string): void {
+  drain(logsRequestSteps(doc, out, where));
+}
+
+/** decodeLogsRequest, awaiting `pause()` between records when it returns a promise. */
+export function decodeLogsRequestAsync(doc: unknown, out: DecodedDocument, where: string, pause: () => Promise<void> | undefined): Promise<void> {
+  return drainPausing(logsRequestSteps(doc, out, where), pause);
+}
+
+/** Reads an ExportLogsServiceRequest-shaped object into `out`, one record a step. */
+function* logsRequestSteps(doc: unknown, out: DecodedDocument, where: string): Generator<void> {
   const root = unwrap(doc);
   const resourceLogs = root.resourceLogs;
   if (!Array.isArray(resourceLogs)) return;
@@ -295,6 +331,7 @@ export function decodeLogsRequest(doc: unknown, out: DecodedDocument, where: str
           scope,
         };
         out.logs.push(log);
+        yield;
       }
     }
   }

@@ -60,6 +60,12 @@ export interface PendingChoice {
   /** Read only if the late check files a finding. */
   earlierServed: () => readonly EarlierServed[];
   idsMatchedByOrder: boolean;
+  /**
+   * The request chose calls its span did not record (OpenLLMetry LangChain: finish reason
+   * tool_call, text only): they are the calls of the assistant message at this index of the next
+   * request's window, once that window is rebuilt (src/conventions/traceloop-langchain.ts).
+   */
+  unrecordedAt?: number;
   bytes: number;
 }
 

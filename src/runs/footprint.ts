@@ -4,7 +4,7 @@
 // Must never do I/O: callers hand it data and apply what it returns.
 
 import { spanKey, type LogData, type SpanData } from '../model/telemetry.js';
-import { tenantOfResource } from '../model/tenant.js';
+import { NO_TENANT, tenantOfResource } from '../model/tenant.js';
 import { DiagnosticList } from '../model/diagnostics.js';
 import type { CheckTally, Finding } from '../model/finding.js';
 import type { ModelEvent, SpanToolDeclaration, ToolDefinition, ToolExecution } from '../model/agent.js';
@@ -43,10 +43,13 @@ import { carrierSpan } from './carrier.js';
 import { WindowMemos } from './window-memo.js';
 import { traceChunks } from './trace-chunks.js';
 import { rebuildMastraWindows } from '../conventions/mastra-1x.js';
+import { choiceNotRecorded, isLcChatSpan, lcCallsOf, rebuildLcWindow, recordsLcCalls } from '../conventions/traceloop-langchain.js';
+import { LangChainCalls } from './langchain-calls.js';
 
 import { conversationStateAccess, type ConversationStateAccess } from './state-access.js';
 import { retainedBytes } from './retained-bytes.js';
 import { isParentOfMcpCall, joinMcpCall, type McpCallSeen } from './mcp-join.js';
+import { splitTraceKey, tenantSpanKey, traceKey } from './trace-key.js';
 import { TRACE_RECORD_BYTES, TraceRecord, addTally, countWritten, negated, noteFinding, talliesOfRecord, traceRecordPartsBytes } from './trace-record.js';
 
 export type { Redaction, FootprintOptions, SpanAnnotation, ProcessInput, ProcessResult, CoreStats, ResolvedOptions, EvaluationEvents } from './options.js';
@@ -63,7 +66,12 @@ export interface TraceInfo {
 /** What the core remembers of an inference span that arrived without its content (logs may follow). */
 interface AwaitingContent {
   span: SpanData;
+  /** The tenant its records are joined by (joinTenant of the span's). */
+  tenant: string;
 }
+
+/** Spans of one id waiting for their records, one per tenant (a span of another tenant under the same ids waits beside it, never in its place). */
+const MAX_AWAITING_TENANTS_PER_SPAN = 8;
 
 export class FootprintCore {
   readonly config: ResolvedOptions;
@@ -73,8 +81,9 @@ export class FootprintCore {
   private readonly inferredChecks: string;
   private readonly conversations: ConversationStore;
   /**
-   * trace id -> what the core keeps of the trace (trace-record.ts): its conversation id, requests
-   * read, turn, findings written and the tallies of the turn not yet reported.
+   * tenant + trace id (trace-key.ts) -> what the core keeps of that tenant's part of the trace
+   * (trace-record.ts): its conversation id, requests read, turn, findings written and the tallies
+   * of the turn not yet reported. Another tenant's spans under the same trace id have their own.
    */
   private readonly traces: BoundedMap<TraceRecord>;
   /**
@@ -82,14 +91,18 @@ export class FootprintCore {
    * join it, the others' are refused when it arrives).
    */
   private readonly pendingLogs: BoundedMap<LogData[]>;
-  /** span key -> an inference span that passed with no content; its log records may still come. */
-  private readonly awaitingContent: BoundedMap<AwaitingContent>;
   /**
-   * span key -> the "content not captured" tallies such a span added to its trace: taken back if
-   * its content arrives after all, so the turn is not counted twice.
+   * span key -> the inference spans of that id that passed with no content (their log records may
+   * still come), one per tenant (joinTenant): another tenant's span with the same ids waits beside
+   * the first, never in its place.
+   */
+  private readonly awaitingContent: BoundedMap<AwaitingContent[]>;
+  /**
+   * tenant + span key -> the "content not captured" tallies such a span added to its trace: taken
+   * back if its content arrives after all, so the turn is not counted twice.
    */
   private readonly provisionalTallies: BoundedMap<CheckTally[]>;
-  /** Span keys re-read in the current call because their content came late. */
+  /** Tenant + span keys of spans re-read in the current call because their content came late. */
   private lateInCall: ReadonlySet<string> = new Set();
   /** The current call's spans: span key -> parent span id (for MCP calls' parent/child join). */
   private parentsInCall: ReadonlyMap<string, string | undefined> = new Map();
@@ -97,7 +110,7 @@ export class FootprintCore {
   private toolSpansInCall: ReadonlyMap<string, string> = new Map();
   /** The current call's diagnostics (set by processPart). */
   private callDiagnostics: DiagnosticList | undefined;
-  /** trace id -> the MCP tools/call spans read in it (mcp-join.ts), so their parent tool span is not read again. */
+  /** tenant + trace id -> the MCP tools/call spans read in it (mcp-join.ts), so their parent tool span is not read again. */
   private readonly mcpCalls: BoundedMap<McpCallSeen[]>;
   /**
    * tenant + span key -> what the core added to it. A span seen again (an exporter's retry after a
@@ -117,6 +130,8 @@ export class FootprintCore {
   private readonly effectiveDeclarations: BoundedMap<{ spanDeclaration: SpanToolDeclaration | undefined; evidence: ToolEvidence | undefined; declaration: EffectiveDeclaration | undefined }>;
   /** Each conversation's last input window, so a request that extends it reads only what is new. */
   private readonly windows: WindowMemos;
+  /** The calls OpenLLMetry's LangChain instrumentation recorded, for the text-only windows of later chat spans (langchain-calls.ts). */
+  private readonly lcCalls: LangChainCalls;
   /** Tool names the traces named (offered, chosen or executed), for "declared but never seen" warnings. Capped. */
   private readonly seenTools = new Set<string>();
   /** Disposition attributes by tally signature: most turns of an app repeat the same few. */
@@ -141,18 +156,19 @@ export class FootprintCore {
     this.traces = new BoundedMap({ maxEntries: limits.maxConversations, idleMs: limits.conversationIdleMs, now, onEvict: (_k, rec) => (this.cacheBytes -= traceRecordPartsBytes(rec)) });
     this.pendingLogs = new BoundedMap({ maxEntries: limits.maxPendingLogSpans, idleMs: limits.conversationIdleMs, now, onEvict: (_k, v) => (this.cacheBytes -= logsBytes(v)) });
     this.provisionalTallies = new BoundedMap({ maxEntries: limits.maxPendingLogSpans, idleMs: limits.conversationIdleMs, now });
-    this.awaitingContent = new BoundedMap({ maxEntries: limits.maxPendingLogSpans, idleMs: limits.conversationIdleMs, now, onEvict: (_k, v) => (this.cacheBytes -= approxBytes(v.span)) });
+    this.awaitingContent = new BoundedMap({ maxEntries: limits.maxPendingLogSpans, idleMs: limits.conversationIdleMs, now, onEvict: (_k, v) => (this.cacheBytes -= awaitingBytes(v)) });
     this.spanDeclarations = new BoundedMap({ maxEntries: 10_000, idleMs: limits.conversationIdleMs, now });
     this.toolEvidence = new BoundedMap({ maxEntries: 10_000, idleMs: limits.conversationIdleMs, now });
     this.effectiveDeclarations = new BoundedMap({ maxEntries: 10_000, idleMs: limits.conversationIdleMs, now });
     this.processedSpans = new BoundedMap({ maxEntries: limits.maxRememberedSpans, idleMs: limits.conversationIdleMs, now, onEvict: (k, v) => (this.cacheBytes -= rememberedBytes(k, v)) });
     this.windows = new WindowMemos(limits.conversationIdleMs, now);
+    this.lcCalls = new LangChainCalls(limits.maxConversations, limits.conversationIdleMs, now);
     this.mcpCalls = new BoundedMap({ maxEntries: limits.maxConversations, idleMs: limits.conversationIdleMs, now, onEvict: (_k, v) => (this.cacheBytes -= v.length * MCP_CALL_BYTES) });
   }
 
   /** The conversations, for a shared state store (src/state/): keys of a batch, read, hydrate. */
   stateAccess(): ConversationStateAccess {
-    return conversationStateAccess({ conversations: this.conversations, conversationOfTrace: (traceId) => this.traces.peek(traceId)?.conversationId, tenantAttribute: this.config.tenantAttribute });
+    return conversationStateAccess({ conversations: this.conversations, conversationOfTrace: (tenant, traceId) => this.traces.peek(traceKey(tenant, traceId))?.conversationId, tenantAttribute: this.config.tenantAttribute });
   }
 
   /** Cheap: true when some convention would read this span. Non-agent spans need no other work. */
@@ -163,21 +179,32 @@ export class FootprintCore {
   /** Learns a trace's conversation id as early as possible (an agent span's start, in-process). */
   noteSpanStart(span: SpanData): void {
     const id = conversationIdOnSpan(span);
-    if (id) this.setTraceConversation(span.traceId, id);
+    if (id) this.setTraceConversation(tenantOf(span, this.config.tenantAttribute), span.traceId, id);
   }
 
-  /** Records a trace's conversation id (refreshing its record's recency and expiry, never expiring it). */
-  private setTraceConversation(traceId: string, conversationId: string): void {
-    const rec = this.traces.peek(traceId) ?? new TraceRecord();
+  /** Records a tenant's trace's conversation id (refreshing its record's recency and expiry, never expiring it). */
+  private setTraceConversation(tenant: string, traceId: string, conversationId: string): void {
+    const key = traceKey(tenant, traceId);
+    const rec = this.traces.peek(key) ?? new TraceRecord();
     rec.conversationId = conversationId;
-    this.traces.set(traceId, rec);
+    this.traces.set(key, rec);
   }
 
-  /** The trace's record, made when it has none (or its record had expired); marked as just used. */
-  private traceRecord(traceId: string): TraceRecord {
-    const rec = this.traces.get(traceId) ?? new TraceRecord();
-    this.traces.set(traceId, rec);
+  /** The tenant's record of the trace, made when it has none (or its record had expired); marked as just used. */
+  private traceRecord(tenant: string, traceId: string): TraceRecord {
+    const key = traceKey(tenant, traceId);
+    const rec = this.traces.get(key) ?? new TraceRecord();
+    this.traces.set(key, rec);
     return rec;
+  }
+
+  /**
+   * The tenant a log record's join and the spans waiting for their records are keyed by: its own
+   * with logJoin `own-tenant` (the service), one for all with `any-tenant` (in-process and the CLI,
+   * where every record may join every span).
+   */
+  private joinTenant(tenant: string): string {
+    return this.config.logJoin === 'any-tenant' ? '' : tenant;
   }
 
   process(input: ProcessInput): ProcessResult {
@@ -206,7 +233,7 @@ export class FootprintCore {
 
   /** Bytes of every cache besides the conversations (estimates, like the conversations' own). */
   private cachesBytes(): number {
-    return this.cacheBytes + this.traces.size * TRACE_RECORD_BYTES + this.spanDeclarations.size * SPAN_DECLARATION_BYTES + this.toolEvidence.size * TOOL_EVIDENCE_BYTES + this.windows.bytes;
+    return this.cacheBytes + this.traces.size * TRACE_RECORD_BYTES + this.spanDeclarations.size * SPAN_DECLARATION_BYTES + this.toolEvidence.size * TOOL_EVIDENCE_BYTES + this.windows.bytes + this.lcCalls.bytes;
   }
 
   /**
@@ -253,6 +280,7 @@ export class FootprintCore {
     this.toolEvidence.clear();
     this.processedSpans.clear();
     this.windows.clear();
+    this.lcCalls.clear();
     this.mcpCalls.clear();
     this.seenTools.clear();
   }
@@ -320,14 +348,26 @@ export class FootprintCore {
     const lateLogs = new Map<string, LogData[]>();
     for (const [key, logs] of logsBySpan) {
       if (inBatch.has(key)) continue;
-      const awaiting = this.awaitingContent.get(key);
-      if (awaiting) {
-        const own = ownOf(logs, tenantOf(awaiting.span, tenantAttribute));
-        if (own.length === 0) continue;
-        this.awaitingContent.delete(key);
-        this.cacheBytes -= approxBytes(awaiting.span);
-        lateSpans.push(awaiting.span);
-        lateLogs.set(key, own);
+      // Spans of this id waiting for their records: each takes its own tenant's (with any-tenant, all).
+      const waiting = this.awaitingContent.get(key);
+      if (waiting) {
+        const left: AwaitingContent[] = [];
+        const joined = new Set<LogData>();
+        for (const w of waiting) {
+          const own = this.config.logJoin === 'any-tenant' ? logs : logs.filter((l) => this.tenantOfLog(l) === w.tenant);
+          if (own.length === 0) {
+            left.push(w);
+            continue;
+          }
+          for (const l of own) joined.add(l);
+          this.cacheBytes -= approxBytes(w.span);
+          lateSpans.push(w.span);
+          lateLogs.set(tenantSpanKey(tenantOf(w.span, tenantAttribute), key), own);
+        }
+        if (left.length > 0) this.awaitingContent.set(key, left);
+        else this.awaitingContent.delete(key);
+        // Records of a tenant none of whose spans waits here: refused for the join.
+        for (const l of logs) if (!joined.has(l)) foreign.push(l);
         continue;
       }
       const pending = this.pendingLogs.get(key) ?? [];
@@ -352,18 +392,38 @@ export class FootprintCore {
     //    their run's tool spans in this batch, where those match exactly (conventions/mastra-1x.ts).
     const events: ModelEvent[] = [];
     const agentSpanKeys = new Set<string>();
+    //    OpenLLMetry LangChain chat spans are read with their text-only windows rebuilt from the
+    //    calls its tool spans recorded, this batch's and earlier ones' (conventions/traceloop-langchain.ts).
     const rebuilt = rebuildMastraWindows(fresh, limits);
+    for (const s of fresh) {
+      if (recordsLcCalls(s)) this.lcCalls.add(tenantOf(s, tenantAttribute), s, lcCallsOf(s, limits));
+      // A conversation id on a span no reader reads (the app's own root span): its trace's, as the
+      // in-process processor learns it when that span starts (noteSpanStart).
+      else if (!isAgentSpan(s) && this.traces.peek(traceKey(tenantOf(s, tenantAttribute), s.traceId))?.conversationId === undefined) {
+        const id = conversationIdOnSpan(s);
+        if (id) this.setTraceConversation(tenantOf(s, tenantAttribute), s.traceId, id);
+      }
+    }
     const read = (span: SpanData, logs: readonly LogData[]) => {
       if (!isAgentSpan(span)) return;
       agentSpanKeys.add(spanKey(span));
-      const evs = readSpan(rebuilt.get(spanKey(span)) ?? span, { limits, diagnostics, tenantAttribute, logs, windowMemo: this.windowSlot(span) });
+      const asRead = rebuilt.get(spanKey(span)) ?? (isLcChatSpan(span) ? rebuildLcWindow(span, this.lcCalls.finder(tenantOf(span, tenantAttribute), span), limits) : span);
+      const evs = readSpan(asRead, { limits, diagnostics, tenantAttribute, logs, windowMemo: this.windowSlot(span) });
       for (const ev of evs) {
+        if (ev.kind === 'llm-request' && ev.toolCalls.length === 0 && ev.outputContent === 'captured' && choiceNotRecorded(span)) ev.choiceNotRecorded = true;
         if (ev.kind === 'llm-request' && ev.inputContent === 'not-captured' && ev.contentNote === undefined && logs.length === 0) {
           const key = spanKey(span);
-          const before = this.awaitingContent.peek(key);
-          if (before) this.cacheBytes -= approxBytes(before.span);
-          this.awaitingContent.set(key, { span });
-          this.cacheBytes += approxBytes(span);
+          const tenant = this.joinTenant(ev.tenant);
+          const waiting = (this.awaitingContent.peek(key) ?? []).filter((w) => {
+            if (w.tenant !== tenant) return true;
+            this.cacheBytes -= approxBytes(w.span);
+            return false;
+          });
+          if (waiting.length < MAX_AWAITING_TENANTS_PER_SPAN) {
+            waiting.push({ span, tenant });
+            this.cacheBytes += approxBytes(span);
+          }
+          this.awaitingContent.set(key, waiting);
         }
         events.push(ev);
       }
@@ -380,8 +440,8 @@ export class FootprintCore {
       }
       read(span, logs);
     }
-    this.lateInCall = new Set(lateSpans.map(spanKey));
-    for (const span of lateSpans) read(span, lateLogs.get(spanKey(span)) ?? []);
+    this.lateInCall = new Set(lateSpans.map((s) => tenantSpanKey(tenantOf(s, tenantAttribute), spanKey(s))));
+    for (const span of lateSpans) read(span, lateLogs.get(tenantSpanKey(tenantOf(span, tenantAttribute), spanKey(span))) ?? []);
     if (foreign.length > 0) {
       result.foreignLogs = [...(result.foreignLogs ?? []), ...foreign];
       diagnostics.report({ level: 'warn', code: 'logs.span-of-another-tenant', message: `${foreign.length} log record(s) name a span of another tenant (resource attribute ${tenantAttribute}); they are not joined to it` });
@@ -397,21 +457,21 @@ export class FootprintCore {
     // 3. Conversation ids: from the event itself, else from any span of its trace.
     for (const ev of events) {
       if (!ev.conversationId) continue;
-      if (this.traces.peek(ev.span.traceId)?.conversationId !== ev.conversationId) {
+      if (this.traces.peek(traceKey(ev.tenant, ev.span.traceId))?.conversationId !== ev.conversationId) {
         this.conversations.adopt(conversationKey(ev.tenant, undefined, ev.span.traceId), conversationKey(ev.tenant, ev.conversationId, ev.span.traceId));
       }
-      this.setTraceConversation(ev.span.traceId, ev.conversationId);
+      this.setTraceConversation(ev.tenant, ev.span.traceId, ev.conversationId);
     }
     // The record's conversation id is already the trace's (set just above, or earlier): an event
     // without its own takes it. (One field serves both: the last id the trace's events carry.)
     for (const ev of events) {
-      const rec = this.traceRecord(ev.span.traceId);
+      const rec = this.traceRecord(ev.tenant, ev.span.traceId);
       if (!ev.conversationId && rec.conversationId) ev.conversationId = rec.conversationId;
       if (ev.kind === 'tool-execution' && ev.declared) this.spanDeclarations.set(`${ev.tenant}\u0000${ev.toolName}`, ev.declared);
       if (this.seenTools.size < MAX_SEEN_TOOLS) this.noteToolNames(ev);
       if (ev.kind === 'llm-request' && ev.toolDefinitions && this.config.declarations.inference !== false) this.rememberToolEvidence(ev.tenant, ev.toolDefinitions);
       rec.llmRequests ??= 0;
-      if (ev.kind === 'llm-request' && !this.lateInCall.has(spanKey(ev.span))) rec.llmRequests++;
+      if (ev.kind === 'llm-request' && !this.lateInCall.has(tenantSpanKey(ev.tenant, spanKey(ev.span)))) rec.llmRequests++;
       if (ev.kind === 'agent-turn') {
         if (ev.agentName) rec.turn = ev.agentName;
         rec.turnSpanId = ev.span.spanId;
@@ -432,7 +492,7 @@ export class FootprintCore {
     const o = { redaction: this.config.redaction, quotedValueChars: limits.quotedValueChars, maxAttributeBytes: limits.maxWrittenAttributeBytes };
     const lateKeys = new Set(lateSpans.map(spanKey));
     for (const f of findings) {
-      const rec = this.traceRecord(f.span.traceId);
+      const rec = this.traceRecord(f.tenant ?? NO_TENANT, f.span.traceId);
       const identity = findingIdentity(f);
       if (rec.findings?.has(identity)) continue;
       this.cacheBytes += noteFinding(rec, identity);
@@ -487,31 +547,36 @@ export class FootprintCore {
   }
 
   private addDispositions(events: readonly ModelEvent[], spans: readonly SpanData[], result: ProcessResult): void {
-    const { limits } = this.config;
+    const { limits, tenantAttribute } = this.config;
+    // By tenant + trace id (trace-key.ts): each tenant's part of a trace gets its own disposition, on its own span.
     const targets = new Map<string, { key: string; time: bigint }>();
     for (const ev of events) {
-      if (ev.kind === 'agent-turn' && !targets.has(ev.span.traceId)) targets.set(ev.span.traceId, { key: spanKey(ev.span), time: ev.endTimeUnixNano });
+      const k = traceKey(ev.tenant, ev.span.traceId);
+      if (ev.kind === 'agent-turn' && !targets.has(k)) targets.set(k, { key: spanKey(ev.span), time: ev.endTimeUnixNano });
     }
-    const tracesWithRequests = new Set(events.filter((e) => e.kind === 'llm-request').map((e) => e.span.traceId));
+    const tracesWithRequests = new Set(events.filter((e) => e.kind === 'llm-request').map((e) => traceKey(e.tenant, e.span.traceId)));
     for (const s of spans) {
-      if ((s.parentSpanId && !s.parentIsRemote) || targets.has(s.traceId)) continue;
+      const k = traceKey(tenantOf(s, tenantAttribute), s.traceId);
+      if ((s.parentSpanId && !s.parentIsRemote) || targets.has(k)) continue;
       // The trace's root: its home when the trace has no turn span, also when it ends alone, in a
       // later batch than the requests it holds (in-process, the root ends last).
-      const rec = tracesWithRequests.has(s.traceId) ? undefined : this.traces.peek(s.traceId);
-      if (tracesWithRequests.has(s.traceId) || (rec !== undefined && (rec.llmRequests ?? 0) > 0 && rec.turnSpanId === undefined)) targets.set(s.traceId, { key: spanKey(s), time: s.endTimeUnixNano });
+      const rec = tracesWithRequests.has(k) ? undefined : this.traces.peek(k);
+      if (tracesWithRequests.has(k) || (rec !== undefined && (rec.llmRequests ?? 0) > 0 && rec.turnSpanId === undefined)) targets.set(k, { key: spanKey(s), time: s.endTimeUnixNano });
     }
     // A turn whose content came late, or whose request ended after its turn span (some apps end
     // invoke_agent before the last chat span), gets its disposition again, on a carrier as its
     // turn span has gone on: the one written before is superseded.
-    const afterTurn = new Set([...this.lateInCall].map((k) => k.split('/')[0]!));
-    for (const traceId of tracesWithRequests) afterTurn.add(traceId);
-    for (const traceId of afterTurn) {
-      if (targets.has(traceId)) continue;
-      const turnSpanId = this.traces.peek(traceId)?.turnSpanId;
-      if (turnSpanId !== undefined && !spans.some((s) => s.traceId === traceId && s.spanId === turnSpanId)) targets.set(traceId, { key: spanKey({ traceId, spanId: turnSpanId }), time: 0n });
+    const afterTurn = new Set([...this.lateInCall].map((k) => k.slice(0, k.lastIndexOf('/'))));
+    for (const k of tracesWithRequests) afterTurn.add(k);
+    for (const k of afterTurn) {
+      if (targets.has(k)) continue;
+      const { traceId } = splitTraceKey(k);
+      const turnSpanId = this.traces.peek(k)?.turnSpanId;
+      if (turnSpanId !== undefined && !spans.some((s) => s.traceId === traceId && s.spanId === turnSpanId)) targets.set(k, { key: spanKey({ traceId, spanId: turnSpanId }), time: 0n });
     }
-    for (const [traceId, target] of targets) {
-      const rec = this.traces.peek(traceId);
+    for (const [k, target] of targets) {
+      const { tenant, traceId } = splitTraceKey(k);
+      const rec = this.traces.peek(k);
       const written = rec?.written;
       const llmRequests = rec?.llmRequests ?? 0;
       // A turn with no LLM request span at all: the LLM instrumentation recorded nothing (it is
@@ -519,10 +584,10 @@ export class FootprintCore {
       // than letting every request-reading check read as "nothing applicable".
       if (llmRequests === 0) {
         const tallies = CHECK_CATALOG.filter((x) => x.readsContent && x.seam !== 'write').map((c) => ({ check: c.id, seam: c.seam, checked: 0, findings: 0, notApplicable: 0, unreachable: 1, unreachableReasons: { [NO_LLM_SPANS]: 1 } }));
-        this.addTallies(traceId, tallies);
+        this.addTallies(tenant, traceId, tallies);
       }
       // `findings` counts findings written (one per defect per trace), not re-detections.
-      const rows = dispositionRows(CHECK_CATALOG, this.talliesOf(traceId)).map((r) => ({ ...r, findings: written?.get(r.check) ?? 0 }));
+      const rows = dispositionRows(CHECK_CATALOG, this.talliesOf(traceId, tenant)).map((r) => ({ ...r, findings: written?.get(r.check) ?? 0 }));
       const ledger = { spans: rec?.ledgerFromSpans ?? 0, windows: rec?.ledgerFromWindows ?? 0 };
       const ev = this.dispositions.event(rows, llmRequests, target.time, limits.maxWrittenAttributeBytes, ledger);
       // How the checks were armed: those inference armed beyond the declarations are named.
@@ -544,8 +609,8 @@ export class FootprintCore {
 
   /** The window memo slot of a span's conversation (by its id, else its trace's, else the trace). */
   private windowSlot(span: SpanData) {
-    const conversation = conversationIdOnSpan(span) ?? this.traces.peek(span.traceId)?.conversationId;
     const tenant = tenantOf(span, this.config.tenantAttribute);
+    const conversation = conversationIdOnSpan(span) ?? this.traces.peek(traceKey(tenant, span.traceId))?.conversationId;
     return this.windows.slot(conversation !== undefined ? `${tenant}\u0000conv\u0000${conversation}` : `${tenant}\u0000trace\u0000${span.traceId}`);
   }
 
@@ -591,7 +656,8 @@ export class FootprintCore {
     }
   }
 
-  private seamContext(): SeamContext {
+  /** The seams' context for one tenant's event (its turn's tallies are that tenant's). */
+  private seamContext(tenant: string): SeamContext {
     return {
       limits: this.config.limits,
       conversations: this.conversations,
@@ -599,7 +665,7 @@ export class FootprintCore {
       redaction: this.config.redaction,
       declarationOf: (tenant, name) => this.declarationOf(tenant, name),
       anyArgumentsFrom: (tenant) => this.anyArgumentsFrom(tenant),
-      talliesOf: (traceId) => this.talliesOf(traceId),
+      talliesOf: (traceId) => this.talliesOf(traceId, tenant),
     };
   }
 
@@ -607,34 +673,35 @@ export class FootprintCore {
   private check(ev: ModelEvent, result: ProcessResult): Finding[] {
     if (ev.kind === 'agent-turn') return [];
     if (ev.kind === 'llm-request') {
-      const key = spanKey(ev.span);
+      const key = tenantSpanKey(ev.tenant, spanKey(ev.span));
+      const joinTenant = this.joinTenant(ev.tenant);
       // Content came late: take back what the content-less pass counted, then judge it for real.
       const earlier = this.provisionalTallies.peek(key);
       if (earlier && this.lateInCall.has(key)) {
         this.provisionalTallies.delete(key);
-        this.addTallies(ev.span.traceId, earlier.map(negated));
+        this.addTallies(ev.tenant, ev.span.traceId, earlier.map(negated));
       }
       // No content yet, and its log records may still come: counted as not captured for now,
       // without taking a place in the conversation's request order.
-      if (this.awaitingContent.peek(key) && !this.lateInCall.has(key)) {
+      if (this.awaitingContent.peek(spanKey(ev.span))?.some((w) => w.tenant === joinTenant) && !this.lateInCall.has(key)) {
         const tallies = unreachableAll(CONTENT_NOT_CAPTURED);
-        this.addTallies(ev.span.traceId, tallies);
+        this.addTallies(ev.tenant, ev.span.traceId, tallies);
         this.provisionalTallies.set(key, tallies);
         return [];
       }
     }
     const state = this.conversations.get(conversationKey(ev.tenant, ev.conversationId, ev.span.traceId));
     if (ev.kind === 'tool-execution' && !this.admitToolExecution(ev, state)) return [];
-    const outcome = ev.kind === 'llm-request' ? checkRequest(this.seamContext(), state, ev) : checkExecution(this.seamContext(), state, ev);
+    const outcome = ev.kind === 'llm-request' ? checkRequest(this.seamContext(ev.tenant), state, ev) : checkExecution(this.seamContext(ev.tenant), state, ev);
     // Each check's tier, and the user's setting of it (tiers.ts): advisory, or withheld with the reason.
     outcome.findings = applyTiers(outcome.findings, outcome.tallies, this.config.declarations.checks);
     // What the checks read into the conversation's value memo counts in its state, within maxStateBytes.
     this.conversations.chargeMemo(state);
     if (ev.kind === 'llm-request') this.conversations.recordRequestId(state, spanKey(ev.span));
-    this.addTallies(ev.span.traceId, outcome.tallies);
+    this.addTallies(ev.tenant, ev.span.traceId, outcome.tallies);
     for (const d of outcome.diagnostics ?? []) if (result.diagnostics.length < MAX_SEAM_DIAGNOSTICS) result.diagnostics.push(d);
     for (const change of outcome.ledger) {
-      const rec = this.traceRecord(change.traceId);
+      const rec = this.traceRecord(ev.tenant, change.traceId);
       if (change.source === 'window') rec.ledgerFromWindows += change.rows;
       else rec.ledgerFromSpans += change.rows;
     }
@@ -668,8 +735,9 @@ export class FootprintCore {
    */
   private admitToolExecution(ev: ToolExecution, state: ConversationState): boolean {
     const traceId = ev.span.traceId;
+    const mcpKey = traceKey(ev.tenant, traceId);
     if (ev.convention !== 'mcp-semconv') {
-      if (!isParentOfMcpCall(ev, this.mcpCalls.peek(traceId))) return true;
+      if (!isParentOfMcpCall(ev, this.mcpCalls.peek(mcpKey))) return true;
       this.sameCall(ev, 'its MCP tools/call child span was read already');
       return false;
     }
@@ -678,10 +746,10 @@ export class FootprintCore {
       this.sameCall(ev, 'its parent tool span, read in the same batch, is the same call');
       return false;
     }
-    const seen = this.mcpCalls.get(traceId) ?? [];
+    const seen = this.mcpCalls.get(mcpKey) ?? [];
     if (seen.length < MAX_MCP_CALLS_PER_TRACE) {
       seen.push({ spanId: ev.span.spanId, ...(parentSpanId !== undefined ? { parentSpanId } : {}), toolName: ev.toolName });
-      this.mcpCalls.set(traceId, seen);
+      this.mcpCalls.set(mcpKey, seen);
       this.cacheBytes += MCP_CALL_BYTES;
     }
     if (ev.callId === undefined) {
@@ -695,21 +763,21 @@ export class FootprintCore {
     this.callDiagnostics?.report({ level: 'info', code: 'mcp.same-call', message: `tool span for ${ev.toolName} not read: ${why}`, traceId: ev.span.traceId, spanId: ev.span.spanId });
   }
 
-  /** Adds tallies to the trace's (trace-record.ts keeps them packed). */
-  private addTallies(traceId: string, tallies: readonly CheckTally[]): void {
+  /** Adds tallies to the tenant's record of the trace (trace-record.ts keeps them packed). */
+  private addTallies(tenant: string, traceId: string, tallies: readonly CheckTally[]): void {
     if (tallies.length === 0) return;
-    const rec = this.traceRecord(traceId);
+    const rec = this.traceRecord(tenant, traceId);
     for (const t of tallies) this.cacheBytes += addTally(rec, t);
   }
 
-  /** Tallies accumulated for a trace so far (the disposition reads these). */
-  talliesOf(traceId: string): CheckTally[] {
-    return talliesOfRecord(this.traces.peek(traceId));
+  /** Tallies accumulated for a tenant's part of a trace so far (the disposition reads these). */
+  talliesOf(traceId: string, tenant: string): CheckTally[] {
+    return talliesOfRecord(this.traces.peek(traceKey(tenant, traceId)));
   }
 
-  /** What the core has seen of a trace, or undefined when it saw no agent span of it. */
-  traceInfoOf(traceId: string): Readonly<TraceInfo> | undefined {
-    const rec = this.traces.peek(traceId);
+  /** What the core has seen of a tenant's part of a trace, or undefined when it saw no agent span of it. */
+  traceInfoOf(traceId: string, tenant: string): Readonly<TraceInfo> | undefined {
+    const rec = this.traces.peek(traceKey(tenant, traceId));
     if (rec?.llmRequests === undefined) return undefined;
     const info: TraceInfo = { llmRequests: rec.llmRequests };
     if (rec.turn !== undefined) info.turn = rec.turn;
@@ -740,6 +808,12 @@ const TOOL_EVIDENCE_DESCRIPTION_CHARS = 80;
 
 /** Bytes a cached value holds (retained-bytes.ts: every value walked, no cap). */
 const approxBytes = retainedBytes;
+
+function awaitingBytes(waiting: readonly AwaitingContent[]): number {
+  let n = 0;
+  for (const w of waiting) n += approxBytes(w.span);
+  return n;
+}
 
 function logsBytes(logs: readonly LogData[]): number {
   let n = 0;

@@ -154,6 +154,8 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
   // Calls an earlier request chose with lost arguments, judged now with the ones this window holds;
   // then the calls this window shows answered that no span recorded: the ledger from the windows.
   if (state.pendingChoice?.toolCalls.some((c) => c.id !== undefined && argumentsLost(c.arguments))) checkLostArguments(ctx, state, req.tenant, windowCallArguments(req.input), out);
+  // Calls an earlier request chose without its span recording them, read from this window.
+  if (state.pendingChoice?.unrecordedAt !== undefined) checkUnrecordedChoice(ctx, state, req, out);
   recordWindowReads(ctx, state, req, out);
   const frame: Frame = buildFrame(req);
   // Computed only if a finding needs it, once: the served history grows with the conversation,
@@ -209,11 +211,34 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
   const pending = req.toolCalls.filter((c) => !declarationOf(c.name)?.argumentsFrom?.length || (c.id !== undefined && argumentsLost(c.arguments)));
   ctx.conversations.setPendingChoice(
     state,
-    pending.length > 0
-      ? { request: state.requests, span: req.span, frame, toolCalls: pending, earlierServed, idsMatchedByOrder: req.idsMatchedByOrder === true }
+    pending.length > 0 || req.choiceNotRecorded
+      ? { request: state.requests, span: req.span, frame, toolCalls: pending, earlierServed, idsMatchedByOrder: req.idsMatchedByOrder === true, ...(req.choiceNotRecorded ? { unrecordedAt: req.input.length } : {}) }
       : undefined,
   );
   return out;
+}
+
+/**
+ * The calls an earlier request chose that its span did not record (choiceNotRecorded): the tool
+ * calls of the assistant message this window holds where that request's window ended, recorded as
+ * that request's choice and judged now (findings on its span). A window that does not hold such a
+ * message there (another conversation's, a cut history) judges nothing.
+ */
+function checkUnrecordedChoice(ctx: SeamContext, state: ConversationState, req: LlmRequest, out: SeamOutcome): void {
+  const pending = state.pendingChoice!;
+  const at = pending.unrecordedAt!;
+  delete pending.unrecordedAt;
+  const m = req.input[at];
+  const calls: ToolCall[] = [];
+  if (m?.role === 'assistant') for (const p of m.parts) if (p.type === 'tool-call') calls.push({ ...(p.id !== undefined ? { id: p.id } : {}), name: p.name, arguments: p.arguments });
+  if (calls.length === 0) {
+    if (pending.toolCalls.length === 0) ctx.conversations.setPendingChoice(state, undefined);
+    return;
+  }
+  ctx.conversations.recordChosen(state, pending.request, calls);
+  const judged = calls.filter((c) => (ctx.declarationOf(req.tenant, c.name)?.argumentsFrom?.length ?? 0) > 0);
+  if (judged.length > 0) judgeLateChoice(ctx, state, req.tenant, judged, out);
+  else if (pending.toolCalls.length === 0) ctx.conversations.setPendingChoice(state, undefined);
 }
 
 /**

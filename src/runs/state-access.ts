@@ -26,8 +26,8 @@ export interface ConversationStateAccess {
 
 export interface StateAccessParts {
   conversations: ConversationStore;
-  /** A trace's conversation id as the core knows it (read only: never touches recency or expiry). */
-  conversationOfTrace: (traceId: string) => string | undefined;
+  /** A tenant's trace's conversation id as the core knows it (read only: never touches recency or expiry). */
+  conversationOfTrace: (tenant: string, traceId: string) => string | undefined;
   tenantAttribute: string;
 }
 
@@ -42,14 +42,14 @@ function conversationIdOn(attrs: Record<string, unknown>): string | undefined {
 export function conversationStateAccess(p: StateAccessParts): ConversationStateAccess {
   const keysOfSpan = (span: SpanData, out: Set<string>) => {
     const tenant = tenantOf(span, p.tenantAttribute);
-    const id = conversationIdOn(span.attributes) ?? p.conversationOfTrace(span.traceId);
+    const id = conversationIdOn(span.attributes) ?? p.conversationOfTrace(tenant, span.traceId);
     out.add(conversationKey(tenant, undefined, span.traceId));
     if (id) out.add(conversationKey(tenant, id, span.traceId));
   };
   const keysOfLog = (log: LogData, out: Set<string>) => {
     if (!log.traceId) return;
     const tenant = tenantOf({ resource: log.resource } as SpanData, p.tenantAttribute);
-    const id = conversationIdOn(log.attributes) ?? p.conversationOfTrace(log.traceId);
+    const id = conversationIdOn(log.attributes) ?? p.conversationOfTrace(tenant, log.traceId);
     out.add(conversationKey(tenant, undefined, log.traceId));
     if (id) out.add(conversationKey(tenant, id, log.traceId));
   };

@@ -21,7 +21,7 @@ import type { ServiceConfig } from './config.js';
 import type { FindingsStore } from './findings-store.js';
 import type { ServiceMetrics } from './metrics.js';
 import type { BatchOutcome, LogFn, Pipeline } from './pipeline.js';
-import { decodeLogsBody, decodeTraceBodyAsync, type Encoding } from './decode.js';
+import { decodeLogsBodyAsync, decodeTraceBodyAsync, type Encoding } from './decode.js';
 import { costBeforeDecode } from './admission.js';
 import { encodeLogsResponseProto, encodeStatusProto, encodeTraceResponseProto, logsResponseJson, traceResponseJson } from '../otlp/proto.js';
 import * as N from './names.js';
@@ -286,7 +286,7 @@ export class HttpReceiver {
   /** Decodes a body (the event loop gets turns while a large one is read) and hands it to the pipeline. */
   private async decodeAndSubmit(req: IncomingMessage, res: ServerResponse, signal: 'traces' | 'logs', encoding: Encoding, mediaType: string, body: Uint8Array, reservation: { release(): void }): Promise<void> {
     const { config } = this.d;
-    const decoded = signal === 'traces' ? await decodeTraceBodyAsync(body, encoding, 'http') : decodeLogsBody(body, encoding, 'http', mediaType);
+    const decoded = signal === 'traces' ? await decodeTraceBodyAsync(body, encoding, 'http') : await decodeLogsBodyAsync(body, encoding, 'http', mediaType);
     if (!decoded.ok) {
       this.d.metrics.batches.inc({ signal, transport: 'http', outcome: 'undecodable' });
       this.d.log('warn', `${signal} request refused (400): ${decoded.error}`);

@@ -3,7 +3,8 @@
 // each annotated span's findings appended to its own encoding (src/otlp/forward-bytes.ts), spans
 // the decoder rejected left out,
 // carrier spans appended as ResourceSpans of their own; otherwise (OTLP/JSON in, or a JSON
-// downstream) our encoder over the spans to send. Must never throw (undefined: the caller falls
+// downstream) our encoder over the spans to send, for protobuf in pieces of SPANS_PER_PIECE spans
+// with the event loop turning between them. Must never throw (undefined: the caller falls
 // back to exporting the decoded spans, which reports the error) and never change a span it was
 // not told to annotate.
 
@@ -34,11 +35,29 @@ export interface OnwardInput {
 export async function onwardTracePayload(x: OnwardInput, slice?: TimeSlice): Promise<Pieces | undefined> {
   try {
     if (x.json) return [encodeTraceRequestJson(x.spansOut)];
-    if (!x.layout) return [encodeTraceRequest(x.spansOut)];
+    if (!x.layout) return await encodedInPieces(x.spansOut, slice);
     return await fromLayout(x.layout, x, slice);
   } catch {
     return undefined;
   }
+}
+
+/** Spans encoded per piece when there is no layout to reuse (an OTLP/JSON request, issue 37). */
+const SPANS_PER_PIECE = 256;
+
+/**
+ * The spans as ExportTraceServiceRequest pieces of SPANS_PER_PIECE spans each, the event loop given
+ * a turn between pieces when the slice is spent: concatenated, the pieces are one request (its
+ * repeated resourceSpans appended), as a protobuf decoder reads them.
+ */
+async function encodedInPieces(items: readonly ExportItem[], slice: TimeSlice | undefined): Promise<Pieces> {
+  if (items.length <= SPANS_PER_PIECE || !slice) return [encodeTraceRequest(items)];
+  const pieces: Uint8Array[] = [];
+  for (let i = 0; i < items.length; i += SPANS_PER_PIECE) {
+    if (slice.due()) await slice.pause();
+    pieces.push(encodeTraceRequest(items.slice(i, i + SPANS_PER_PIECE)));
+  }
+  return pieces;
 }
 
 async function fromLayout(layout: TraceLayout, x: OnwardInput, slice: TimeSlice | undefined): Promise<Pieces | undefined> {

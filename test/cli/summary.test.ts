@@ -4,6 +4,8 @@
 import { describe, it, expect } from 'vitest';
 import { runCheck } from '../../src/cli/check.js';
 import { join } from 'node:path';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { DEMO, DEMO_DECLARATIONS, plainServiceTrace } from './helpers.js';
 import { FIXTURES_DIR, fixturePaths } from '../helpers/fixtures.js';
 
@@ -69,10 +71,16 @@ describe('check says why a check had nothing to do, when the input tells', () =>
     expect(both.findings.length).toBe(2);
   });
 
-  it('requests read but none recorded a tool call (OpenLLMetry LangChain): said so, not "nothing declared"', () => {
-    const lc = fixturePaths('traceloop-langchain' as never, 'backup-triage');
-    const out = json([...lc, '--declarations', join(FIXTURES_DIR, 'declarations.yaml')]);
+  it('requests read but none recorded a tool call (OpenLLMetry LangChain without its tool spans): said so, not "nothing declared"', () => {
+    // Its chat spans hold text only; the calls are on its execute_tool spans. Without those, nothing shows a call.
+    const doc = JSON.parse(readFileSync(fixturePaths('traceloop-langchain' as never, 'backup-triage')[0]!, 'utf8')) as { resourceSpans: { scopeSpans: { spans: { name: string }[] }[] }[] };
+    for (const rs of doc.resourceSpans) for (const ss of rs.scopeSpans) ss.spans = ss.spans.filter((sp) => !sp.name.startsWith('execute_tool ') && !sp.name.startsWith('workflow '));
+    const file = join(mkdtempSync(join(tmpdir(), 'fp-summary-')), 'chat-only.otlp.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const out = json([file, '--declarations', join(FIXTURES_DIR, 'declarations.yaml')]);
     expect(out.notes.filter((n) => n.startsWith('None of'))).toEqual([expect.stringMatching(/^None of the 5 LLM requests read recorded a tool call \(in its output or its input\), so the checks on tool calls had nothing to check/)]);
+    // With its tool spans, the calls are read: no such note.
+    expect(json([...fixturePaths('traceloop-langchain' as never, 'backup-triage'), '--declarations', join(FIXTURES_DIR, 'declarations.yaml')]).notes.filter((n) => n.startsWith('None of'))).toEqual([]);
     // A stack that records its calls gets no such note.
     expect(json([...fixturePaths('traceloop-openai', 'backup-triage'), '--declarations', join(FIXTURES_DIR, 'declarations.yaml')]).notes).toEqual([]);
   });

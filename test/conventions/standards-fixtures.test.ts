@@ -153,7 +153,7 @@ describe('genainormalizer output (OpenInference and OpenLLMetry rewritten into g
       const recorded = run(spansOf(rawOf(folder, 'backup-triage')));
       const r = run(both);
       // The traceloop-mcp session's tool spans now say execute_tool: read in their own trace too.
-      const inTurns = (x: typeof r) => x.findings.filter((f) => x.core.traceInfoOf(f.span.traceId)!.llmRequests > 0).map(key).sort();
+      const inTurns = (x: typeof r) => x.findings.filter((f) => x.core.traceInfoOf(f.span.traceId, f.tenant!)!.llmRequests > 0).map(key).sort();
       expect(inTurns(r)).toEqual(recorded.findings.map(key).sort());
     }
   });

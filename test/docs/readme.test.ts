@@ -28,6 +28,18 @@ describe('README.md', () => {
     expect(Buffer.byteLength(read('README.md'))).toBeLessThanOrEqual(15 * 1024);
   });
 
+  it('opens with the two commands a newcomer needs: `npm install && npm run demo` and `npm test`, both scripts of package.json', () => {
+    const readme = read('README.md');
+    const first = /```sh\n([\s\S]*?)\n```/.exec(readme);
+    expect(first, 'a sh block').not.toBeNull();
+    expect(first!.index, 'before the first section').toBeLessThan(readme.indexOf('\n## '));
+    const commands = first![1]!.split('\n').map((l) => l.replace(/(^|\s+)#.*$/, '').trim()).filter((l) => l !== '');
+    expect(commands).toEqual(['npm install && npm run demo', 'npm test']);
+    const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
+    expect(pkg.scripts.demo).toBeDefined();
+    expect(pkg.scripts.test).toBeDefined();
+  });
+
   it('its demo excerpt is what `npm run demo` prints (in order; a line ending in "…" is a prefix)', () => {
     const readme = read('README.md');
     const block = /`npm run demo` prints \(excerpt\):\n\n```\n([\s\S]*?)\n```/.exec(readme)?.[1];

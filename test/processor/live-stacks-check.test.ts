@@ -43,8 +43,18 @@ export const RECORDED_STACKS: Stack[] = [
       ['empty-lookup', 'backup_status', 'call_bt_003', 'args.machine_id', 'db-primary-full', true],
     ],
   },
-  // Records no tool calls and no parent spans: no check can place anything (live-traceloop-langchain.test.ts).
-  { library: 'traceloop-langchain', toolDefinitions: false, appToolSpans: false, refused: false, backupTriage: [] },
+  // Text-only chat spans; the calls on its execute_tool spans' ToolMessages, the windows rebuilt from them (live-traceloop-langchain.test.ts).
+  // The model's choice is read from the next window, so unsupported-argument is judged (and listed) after empty-lookup.
+  {
+    library: 'traceloop-langchain',
+    toolDefinitions: false,
+    appToolSpans: false,
+    refused: false,
+    backupTriage: [
+      ['empty-lookup', 'backup_status', 'call_bt_003', 'args.machine_id', 'db-primary-full', true],
+      ['unsupported-argument', 'backup_status', 'call_bt_003', 'args.machine_id', 'db-primary-full', false],
+    ],
+  },
   // openai + traceloop-openai, tools served over MCP (live-mcp.test.ts): the MCP spans are not read; the app's execute_tool spans are.
   { library: 'traceloop-mcp', toolDefinitions: true, appToolSpans: true, refused: false },
 ];
@@ -126,4 +136,24 @@ describe('check over the recorded Mastra export (not read)', () => {
     expect(out.findings).toEqual([]);
     expect(out.summary).toBe(`0 checks ran on 1 LLM request in 1 trace; 11 could not run: ${MASTRA_0X_NOT_READ}. 0 findings.`);
   });
+});
+
+// OpenLLMetry LangChain's own tool calls (live-traceloop-langchain-calls.test.ts, createReactAgent
+// under the app's span): each defect gives its finding from the recording alone, each control none.
+describe('check over the recorded OpenLLMetry LangChain calls', () => {
+  const LC: Record<string, string[][]> = {
+    refund: [['unconfirmed-action', 'issue_refund', 'call_rf_002']],
+    'refund-admitted': [],
+    'refused-read': [['refusal-asserts-absence', 'backup_jobs', 'call_rr_002']],
+    'refused-read-admitted': [],
+    'declared-absence': [['empty-lookup', 'backup_status', 'call_da_003'], ['unsupported-argument', 'backup_status', 'call_da_003']],
+    'declared-absence-clean': [],
+  };
+  for (const [scenario, expected] of Object.entries(LC))
+    it(`traceloop-langchain ${scenario}: ${expected.length === 0 ? 'no finding' : expected.map((f) => f[0]).join(', ')}`, () => {
+      const out = check('traceloop-langchain', scenario);
+      expect(out.findings.map((f) => [f.kind, f.toolName, f.toolCallId]).sort()).toEqual(expected);
+      if (scenario === 'refund') expect(String(out.findings[0]!.message)).toContain('payment provider refused the refund');
+      if (scenario === 'refused-read') expect(String(out.findings[0]!.message)).toContain('permission denied');
+    });
 });

@@ -14,6 +14,7 @@ import { decodeTraceFileText } from '../../src/otlp/trace-file.js';
 import { loadDeclarationsFile } from '../../src/declarations/load.js';
 import type { Declarations } from '../../src/declarations/types.js';
 import { FootprintCore } from '../../src/runs/footprint.js';
+import { tenantOfResource } from '../../src/model/tenant.js';
 import { canonical } from '../../src/checks/absence-reads.js';
 import { findingIdentity } from '../../src/findings/events.js';
 import type { LedgerRow } from '../../src/model/ledger.js';
@@ -103,7 +104,7 @@ function view(path: string): RunView {
   }
   const findings = result.findings.map((f) => `${f.span.traceId} ${findingIdentity(f)}${f.advisory ? ' (advisory)' : ''}`).sort();
   let refusalChecked = 0;
-  for (const id of new Set(spans.map((s) => s.traceId))) for (const t of core.talliesOf(id)) if (t.check === 'refusal-asserts-absence') refusalChecked += t.checked;
+  for (const id of new Set(spans.map((s) => `${s.traceId}\u0000${tenantOfResource(s.resource, 'service.name')}`))) for (const t of core.talliesOf(...(id.split('\u0000') as [string, string]))) if (t.check === 'refusal-asserts-absence') refusalChecked += t.checked;
   return { rows, answered, sources, standings, dispositions, findings, refusalChecked };
 }
 

@@ -4,6 +4,7 @@
 import { CHECK_CATALOG } from '../../src/checks/catalog.js';
 import { describe, it, expect } from 'vitest';
 import { FootprintCore } from '../../src/runs/footprint.js';
+import { tenantOfResource } from '../../src/model/tenant.js';
 import { loadDeclarationsFile } from '../../src/declarations/load.js';
 import { spanKey, type SpanData } from '../../src/model/telemetry.js';
 import { FIXTURES_DIR, loadFixture } from '../helpers/fixtures.js';
@@ -123,12 +124,12 @@ describe('functional: FootprintCore over recorded traces', () => {
     expect(first.findings.length).toBeGreaterThan(0);
     // The same batch again (an exporter retrying after a failed downstream export): the spans get
     // exactly the same additions, and nothing is analysed or reported twice.
-    const requestsBefore = core.traceInfoOf(spans[0]!.traceId)!.llmRequests;
+    const requestsBefore = core.traceInfoOf(spans[0]!.traceId, tenantOfResource(spans[0]!.resource, 'service.name'))!.llmRequests;
     const again = core.process({ spans });
     expect(again.findings).toHaveLength(0);
     const sorted = (m: Map<string, unknown>) => [...m.entries()].sort(([a], [b]) => a.localeCompare(b));
     expect(sorted(again.annotations)).toEqual(sorted(first.annotations));
-    expect(core.traceInfoOf(spans[0]!.traceId)!.llmRequests).toBe(requestsBefore);
+    expect(core.traceInfoOf(spans[0]!.traceId, tenantOfResource(spans[0]!.resource, 'service.name'))!.llmRequests).toBe(requestsBefore);
   });
 
   it('turns processed one span at a time (in-process order: starts noted, ends processed) give the same finding', () => {
@@ -237,7 +238,7 @@ describe('unit: windows the core cannot judge are unreachable, with the reason',
     const core = new FootprintCore({ declarations: decl, limits: { maxMessagesPerRequest: 5 } });
     const r = core.process({ spans: [chat(Array.from({ length: 8 }, (_, i) => user(i)), choose)] });
     expect(r.findings).toEqual([]);
-    const t = core.talliesOf('c'.repeat(32))[0]!;
+    const t = core.talliesOf('c'.repeat(32), 'agent')[0]!;
     expect(t.unreachable).toBe(1);
     expect(Object.keys(t.unreachableReasons)[0]).toContain('more than 5 messages');
   });

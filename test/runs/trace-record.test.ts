@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { TraceRecord, addTally, countWritten, negated, noteFinding, talliesOfRecord, traceRecordPartsBytes } from '../../src/runs/trace-record.js';
 import { FootprintCore } from '../../src/runs/footprint.js';
+import { tenantOfResource } from '../../src/model/tenant.js';
 import { loadDeclarationsFile } from '../../src/declarations/load.js';
 import type { CheckTally, Seam } from '../../src/model/finding.js';
 import { FIXTURES_DIR, loadFixture } from '../helpers/fixtures.js';
@@ -141,10 +142,12 @@ describe('unit: the core counts trace records honestly', () => {
     const core = new FootprintCore({ declarations: decl });
     core.process({ spans });
     const traceId = spans[0]!.traceId;
-    const info = core.traceInfoOf(traceId)!;
+    const info = core.traceInfoOf(traceId, tenantOfResource(spans[0]!.resource, 'service.name'))!;
     expect(info.llmRequests).toBeGreaterThan(0);
     const turn = spans.find((s) => s.traceId === traceId && s.attributes['gen_ai.operation.name'] === 'invoke_agent');
     if (turn) expect(info.turnSpan).toBe(`${traceId}/${turn.spanId}`);
-    expect(core.traceInfoOf('f'.repeat(32))).toBeUndefined();
+    expect(core.traceInfoOf('f'.repeat(32), tenantOfResource(spans[0]!.resource, 'service.name'))).toBeUndefined();
+    // Another tenant's part of the same trace is its own: nothing seen of it.
+    expect(core.traceInfoOf(traceId, 'another-tenant')).toBeUndefined();
   });
 });

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { FIXTURES_DIR } from '../helpers/fixtures.js';
 import { decodeOtlpJsonText, type DecodedDocument } from '../../src/otlp/json.js';
 import { FootprintCore } from '../../src/runs/footprint.js';
+import { tenantOfResource } from '../../src/model/tenant.js';
 import { readSpan } from '../../src/conventions/registry.js';
 import { DiagnosticList } from '../../src/model/diagnostics.js';
 import { DEFAULT_LIMITS } from '../../src/limits.js';
@@ -178,7 +179,7 @@ describe('a span row wins over a window row of the same call', () => {
     const inOrder = new FootprintCore({ declarations: declarations() });
     inOrder.process({ spans: all });
     const writes = (c: FootprintCore) =>
-      [...new Set(all.map((s) => s.traceId))].flatMap((t) => c.talliesOf(t)).filter((t) => t.seam === 'write').reduce((n, t) => n + t.checked + t.notApplicable + t.unreachable, 0);
+      [...new Set(all.map((s) => s.traceId))].flatMap((t) => c.talliesOf(t, tenantOfResource(all[0]!.resource, 'service.name'))).filter((t) => t.seam === 'write').reduce((n, t) => n + t.checked + t.notApplicable + t.unreachable, 0);
     expect(writes(core)).toBe(writes(inOrder));
   });
 });

@@ -10,7 +10,13 @@ import * as grpc from '@grpc/grpc-js';
 import { startService, type RunningService } from '../../src/service/serve.js';
 import { encodeTraceRequest } from '../../src/otlp/encode-traces.js';
 import { GRPC_TRACE_EXPORT_PATH, OtlpTypes } from '../../src/otlp/otlp-schema.js';
-import { decodeTraceBodyAsync } from '../../src/service/decode.js';
+import { decodeLogsBody, decodeLogsBodyAsync, decodeTraceBody, decodeTraceBodyAsync } from '../../src/service/decode.js';
+import { onwardTracePayload } from '../../src/service/onward.js';
+import { TimeSlice } from '../../src/service/time-slice.js';
+import { decodeTraceRequestProto } from '../../src/otlp/proto.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FIXTURES_DIR } from '../helpers/fixtures.js';
 import { FootprintCore } from '../../src/runs/footprint.js';
 import { loadFixture } from '../helpers/fixtures.js';
 import { downstreamTo, metricSum, parseMetrics, startSink, testConfig, silentLog, waitFor, type Sink } from './helpers.js';
@@ -81,6 +87,85 @@ describe('admission by decoded cost', () => {
     expect(metricSum(await metrics(svc), 'footprint_spans_received_total', 'transport="grpc"')).toBe(receivedBefore);
     sink.delayMs = 0;
     expect(await held).toBeNull();
+  });
+});
+
+/** The recording's own OTLP/JSON document holding `copies` copies of its spans, each with fresh trace ids. */
+function jsonBatchOf(copies: number, file = join(FIXTURES_DIR, 'openinference-openai', 'backup-triage.otlp.json'), field: 'spans' | 'logRecords' = 'spans'): Buffer {
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { [k: string]: Record<string, unknown>[] }[]>;
+  for (const rs of Object.values(raw).flat())
+    for (const ss of (rs.scopeSpans ?? rs.scopeLogs)!) {
+      const one = ss[field] as { traceId: string }[];
+      const out: unknown[] = [];
+      for (let c = 0; c < copies; c++) {
+        const ids = new Map<string, string>();
+        for (const x of one) out.push({ ...x, traceId: ids.get(x.traceId) ?? ids.set(x.traceId, randomBytes(16).toString('hex')).get(x.traceId) });
+      }
+      (ss as Record<string, unknown>)[field] = out;
+    }
+  return Buffer.from(JSON.stringify(raw));
+}
+
+describe('a large OTLP/JSON body shares the thread (issue 37)', () => {
+  it('its decode gives the event loop turns, and reads exactly what the whole-body decode reads', async () => {
+    const body = jsonBatchOf(300);
+    expect(body.byteLength).toBeGreaterThan(8 * 1024 * 1024);
+    let turned = false;
+    setImmediate(() => (turned = true));
+    const r = await decodeTraceBodyAsync(body, 'json', 'http');
+    expect(turned).toBe(true);
+    const whole = decodeTraceBody(body, 'json', 'http');
+    expect(r.ok && whole.ok).toBe(true);
+    if (!r.ok || !whole.ok) return;
+    expect(r.value.spans.length).toBe(whole.value.spans.length);
+    expect(r.value.spans).toEqual(whole.value.spans);
+    expect(r.value.cost).toBe(whole.value.cost);
+  });
+
+  it("a log records body too (the demo's records, many times over)", async () => {
+    const body = jsonBatchOf(2000, join(FIXTURES_DIR, '..', '..', 'examples', 'backup-triage', 'logs.otlp.json'), 'logRecords');
+    let turned = false;
+    setImmediate(() => (turned = true));
+    const r = await decodeLogsBodyAsync(body, 'json', 'http', 'application/json');
+    expect(turned).toBe(true);
+    const whole = decodeLogsBody(body, 'json', 'http', 'application/json');
+    expect(r.ok && whole.ok && r.value.logs.length === whole.value.logs.length && r.value.logs.length > 10_000).toBe(true);
+    if (r.ok && whole.ok) expect(r.value.logs).toEqual(whole.value.logs);
+  });
+
+  it('bad JSON is refused as before, whole-body and in chunks alike', async () => {
+    // Cut bodies (parseChunked alone would read the first four as complete), trailing bytes, not an object.
+    for (const bad of ['{"resourceSpans": [', '{"resourceSpans": [{"resource": {', '{"resourceSpans": [{"scopeSpans": []}', '{"resourceSpans": []', '{"resourceSpans": []} {}', '{"resourceSpans": [] ,0]', '[1,2]', '{"resourceSpans": {}}', 'nope', '']) {
+      const b = Buffer.from(bad);
+      const chunked = await decodeTraceBodyAsync(b, 'json', 'http');
+      const whole = decodeTraceBody(b, 'json', 'http');
+      expect(chunked.ok, bad).toBe(false);
+      expect(whole.ok, bad).toBe(false);
+      if (!chunked.ok && !whole.ok) expect(chunked.error.slice(0, 8), bad).toBe(whole.error.slice(0, 8));
+    }
+  });
+
+  it('a body holding a "__proto__" key reads as JSON.parse reads it (a key, never a prototype)', async () => {
+    const text = jsonBatchOf(60).toString('utf8').replace('"attributes":[', '"__proto__":{"traceId":"x"},"attributes":[');
+    const b = Buffer.from(text);
+    const chunked = await decodeTraceBodyAsync(b, 'json', 'http');
+    const whole = decodeTraceBody(b, 'json', 'http');
+    expect(chunked.ok && whole.ok).toBe(true);
+    if (chunked.ok && whole.ok) expect(chunked.value.spans).toEqual(whole.value.spans);
+  });
+
+  it('its onward protobuf is encoded in pieces, the event loop turning between, that decode as one request of the same spans', async () => {
+    const r = decodeTraceBody(jsonBatchOf(100), 'json', 'http');
+    if (!r.ok) throw new Error(r.error);
+    const spansOut = r.value.spans.map((s) => ({ span: s.span, extras: s.extras }));
+    let turned = false;
+    setImmediate(() => (turned = true));
+    const pieces = await onwardTracePayload({ spans: r.value.spans, annotations: new Map(), carriers: [], spansOut, json: false }, new TimeSlice(0));
+    expect(turned).toBe(true);
+    expect(pieces!.length).toBeGreaterThan(1);
+    const back = decodeTraceRequestProto(Buffer.concat(pieces!));
+    if (!back.ok) throw new Error(back.error);
+    expect(back.value.spans.map((s) => s.span)).toEqual(r.value.spans.map((s) => s.span));
   });
 });
 
