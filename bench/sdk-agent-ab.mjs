@@ -158,7 +158,12 @@ export async function sdkAgentSuite(dist = resolve(HERE, '../dist'), log = conso
   const wWorker = summary(worker, 'workerThread');
   const wProc = summary(worker, 'process');
   const c = chatContent({ windowBytes: AGENT_WINDOW_BYTES });
-  const ratio = wApp.median / bspApp.median;
+  // The headline (issue 36): total CPU, every thread of the process (the app's, the worker's, V8's
+  // collector helpers), worker mode over BSP alone: what a user whose app runs on one vCPU pays.
+  const ratio = wProc.median / bspProc.median;
+  const ratioAppThread = wApp.median / bspApp.median;
+  // The app thread and the worker thread alone (the collector's helper threads left out).
+  const ratioAppPlusWorker = (wApp.median + wWorker.median) / bspApp.median;
   return {
     method: 'each variant in its own process; CPU per turn from its first turn until forceFlush resolves; app thread and worker thread from /proc/self/task/<tid>/schedstat, process from process.cpuUsage()',
     exporter: exporter === 'otlp-proto' ? 'otlp-proto: every variant serializes its batches with the real OTLP/protobuf serializer (bytes dropped)' : 'noop: batches dropped unread',
@@ -180,10 +185,13 @@ export async function sdkAgentSuite(dist = resolve(HERE, '../dist'), log = conso
       worker: { appThread: wApp, workerThread: wWorker, process: wProc },
     },
     ratioInThread: round(inApp.median / bspApp.median, 2),
+    ratioInThreadTotal: round(inProc.median / bspProc.median, 2),
     ratioWorkerTotal: round(wProc.median / bspProc.median, 2),
+    ratioAppThread: round(ratioAppThread, 2),
+    ratioAppPlusWorker: round(ratioAppPlusWorker, 2),
     ratio: round(ratio, 2),
-    target: 'ratio ≤ 1.5 (app-thread CPU, worker mode; the worker thread reported apart)',
-    met: ratio <= 1.5,
+    target: 'ratio ≤ 1.5: total CPU (every thread of the process), worker mode over BSP alone; app thread ≤ 1.1 × BSP alone',
+    met: ratio <= 1.5 && ratioAppThread <= 1.1,
   };
 }
 
@@ -202,7 +210,7 @@ export async function sdkAgentRecord(dist = resolve(HERE, '../dist'), log = cons
   const noop = await sdkAgentSuite(dist, log, { exporter: 'noop', pace: true, runs });
   return {
     ...main,
-    noopExporter: { exporter: noop.exporter, usPerTurn: noop.usPerTurn, ratio: noop.ratio, ratioInThread: noop.ratioInThread, ratioWorkerTotal: noop.ratioWorkerTotal, overheadUsPerChatSpan: noop.overheadUsPerChatSpan, met: noop.met },
+    noopExporter: { exporter: noop.exporter, usPerTurn: noop.usPerTurn, ratio: noop.ratio, ratioAppThread: noop.ratioAppThread, ratioInThread: noop.ratioInThread, ratioWorkerTotal: noop.ratioWorkerTotal, overheadUsPerChatSpan: noop.overheadUsPerChatSpan, met: noop.met },
   };
 }
 
@@ -228,7 +236,7 @@ function printSuite(r) {
   console.log(row('worker footprint, app thread', u.worker.appThread));
   console.log(row('worker footprint, worker thread', u.worker.workerThread));
   console.log(row('worker footprint, process (total)', u.worker.process));
-  console.log(`\nratios to BSP alone (medians): worker app thread ${r.ratio} (${r.target}: ${r.met ? 'met' : 'MISSED'}), in-thread ${r.ratioInThread}, worker process total ${r.ratioWorkerTotal}; ${r.findingsPerRound} findings per round in both modes`);
+  console.log(`\nratios to BSP alone (medians): worker mode total CPU ${r.ratio}, app thread ${r.ratioAppThread}, app + worker threads ${r.ratioAppPlusWorker} (${r.target}: ${r.met ? 'met' : 'MISSED'}); in-thread app thread ${r.ratioInThread}, in-thread total ${r.ratioInThreadTotal}; ${r.findingsPerRound} findings per round in both modes`);
 }
 
 if (isMain(import.meta.url)) {
