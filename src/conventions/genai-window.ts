@@ -1,17 +1,25 @@
 // Reads a request's input window (a JSON messages attribute) reusing what the previous request of
-// the same conversation already read: when the raw JSON starts with that window's raw JSON (up to
-// its closing `]`) followed by a comma, only the new suffix is parsed and normalised (issue 11).
-// Must give exactly what readMessagesAttribute gives, diagnostics included: any mismatch (edited or
-// truncated history, another conversation's window, a bound crossed) falls back to the full read,
-// and only windows read with no diagnostic at all are remembered. The memo keeps a window's
-// messages only when it is the first or extended the one before (the memo's rule).
+// the same conversation already read (issues 11, 36): the raw window is cut into the raw JSON of
+// its messages (src/conventions/json-items.ts, no parse), and a message whose raw JSON is one the
+// previous window held is taken as it was read then, by identity of its text, wherever it stands
+// (a window that grew, one whose oldest messages were dropped, an agent that rewrites its prompt
+// each turn). Only the others are parsed and normalised. When the raw window starts with the
+// previous one followed by a comma, all of that is taken at once.
+// Must give exactly what readMessagesAttribute gives, diagnostics included: anything the item read
+// cannot vouch for (not an array of objects, a bound crossed, an item that does not parse or nests
+// too deep) falls back to the full read, and only windows read with no diagnostic at all are
+// remembered (so a reused message never owed one). The messages handed out are the remembered
+// objects themselves (what is derived from a message is then kept by its identity, frame.ts); the
+// one thing written to them, a tool result's name from its window's calls, is given again by
+// nameToolResults for every window, and taken back where the window holds no such call.
 
 import type { Message } from '../model/agent.js';
 import type { AttrValue } from '../model/telemetry.js';
 import type { Diagnostic, DiagnosticSink } from '../model/diagnostics.js';
 import type { PriorWindow, WindowMemo } from './types.js';
 import { depthOf } from './json-attribute.js';
-import { normaliseMessages, readMessagesAttribute, type GenAiScope } from './genai-parts.js';
+import { afterItem, compositeEnd, firstItem, guessedEnd, itemOpener, skipWhitespace } from './json-items.js';
+import { normaliseMessage, readMessagesAttribute, ShapeProblems, type GenAiScope } from './genai-parts.js';
 
 const COMMA = 0x2c;
 
@@ -33,43 +41,135 @@ function extendsBody(value: string, prior: string): boolean {
   return value.slice(0, n) === prior;
 }
 
-/** The window's messages, from the prior window's messages plus the parsed suffix (`value` extends its body); undefined when they cannot be reused. */
-function extendPrior(value: string, key: string, scope: GenAiScope, memo: WindowMemo, prior: PriorWindow): Message[] | undefined {
-  const { limits } = scope;
-  if (!prior.messages || value.length > limits.maxJsonAttributeBytes) return undefined;
-  const n = prior.body.length;
-  let parsed: unknown;
-  try {
-    // `[A` was a complete run of items, so `[A,B]` is valid exactly when `[B]` is.
-    parsed = JSON.parse(`[${value.slice(n + 1)}`);
-  } catch {
-    return undefined;
+/**
+ * The prior window's items by length, made when an item is first looked for away from its place:
+ * a number key costs nothing to hash, and an item of the same length that is another message
+ * differs from it early (its role, kind and call id come first), so the compare is short.
+ */
+const indexes = new WeakMap<PriorWindow, Map<number, number[]>>();
+function indexOf(prior: PriorWindow): Map<number, number[]> {
+  let ix = indexes.get(prior);
+  if (!ix) {
+    ix = new Map();
+    for (let i = 0; i < prior.items.length; i++) {
+      const n = prior.items[i]!.length;
+      const at = ix.get(n);
+      if (at) at.push(i);
+      else ix.set(n, [i]);
+    }
+    indexes.set(prior, ix);
   }
-  if (!Array.isArray(parsed) || parsed.length === 0) return undefined;
-  // Both bounds judged on the whole window: past either, the full read reports it.
-  if (prior.messages.length + parsed.length > limits.maxMessagesPerRequest) return undefined;
-  if (depthOf(parsed, limits.maxJsonDepth) > limits.maxJsonDepth) return undefined;
+  return ix;
+}
+
+/** The index of the prior window's item whose raw JSON is `raw`, or -1. */
+function priorItem(prior: PriorWindow, raw: string): number {
+  const at = indexOf(prior).get(raw.length);
+  if (at) for (const i of at) if (prior.items[i] === raw) return i;
+  return -1;
+}
+
+/** A window read item by item: its items' raw JSON and messages; `clean` when it gave no diagnostic. */
+interface ItemRead {
+  items: string[];
+  messages: Message[];
+  clean: boolean;
+}
+
+/**
+ * Reads the window item by item, taking the prior window's messages for items it held. Undefined
+ * (having reported nothing) when the full read must decide: then it also reports what is wrong.
+ * `guess`: ends found by the first item's opener (json-items.ts guessedEnd); an item so cut that
+ * does not parse sends the read back here with every end scanned for.
+ */
+function readItems(value: string, key: string, scope: GenAiScope, prior: PriorWindow | undefined, guess = true): ItemRead | undefined {
+  const { limits } = scope;
+  if (value.length > limits.maxJsonAttributeBytes) return undefined;
+  let p = firstItem(value);
+  if (p < 0) return undefined;
+  const opener = guess ? itemOpener(value, p) : undefined;
+  const items: string[] = [];
+  const messages: (Message | undefined)[] = [];
+  const fresh: number[] = [];
+  /** Where the prior window's next item is expected (the item after the last one taken). */
+  let j = 0;
+  if (prior !== undefined && extendsBody(value, prior.body)) {
+    for (let i = 0; i < prior.items.length; i++) {
+      items.push(prior.items[i]!);
+      messages.push(prior.messages[i]);
+    }
+    j = prior.items.length;
+    p = skipWhitespace(value, prior.body.length + 1);
+  }
+  for (;;) {
+    // Past the bound, the full read cuts the window and says so.
+    if (items.length >= limits.maxMessagesPerRequest) return undefined;
+    let end = -1;
+    let hit = -1;
+    let raw: string | undefined;
+    if (prior !== undefined && j < prior.items.length) {
+      const expected = prior.items[j]!;
+      const e = p + expected.length;
+      if (e <= value.length) {
+        const here = value.slice(p, e);
+        if (here === expected) {
+          hit = j;
+          end = e;
+          raw = here;
+        }
+      }
+    }
+    if (hit < 0) {
+      end = opener !== undefined ? guessedEnd(value, p, opener) : compositeEnd(value, p);
+      if (end < 0) return opener !== undefined ? readItems(value, key, scope, prior, false) : undefined;
+      raw = value.slice(p, end);
+      // Looked for away from its place only while the prior window has items left to match: past
+      // its end come the new messages (a repeat there is read again, which costs only the parse).
+      if (prior !== undefined && j < prior.items.length) hit = priorItem(prior, raw);
+    }
+    items.push(raw!);
+    if (hit >= 0) {
+      messages.push(prior!.messages[hit]);
+      j = hit + 1;
+    } else {
+      fresh.push(messages.length);
+      messages.push(undefined);
+      j++;
+    }
+    const after = afterItem(value, end);
+    if (after.kind === 'bad') return opener !== undefined ? readItems(value, key, scope, prior, false) : undefined;
+    if (after.kind === 'end') break;
+    p = after.next;
+  }
+  // The items not held before: each parsed alone (`[A,B]` is valid exactly when A and B are) and
+  // bounded in depth as inside the array (one level deeper there). A guessed end that cut an item
+  // wrong shows here as an item that does not parse.
+  const parsed: unknown[] = [];
+  for (const i of fresh) {
+    let v: unknown;
+    try {
+      v = JSON.parse(items[i]!);
+    } catch {
+      return opener !== undefined ? readItems(value, key, scope, prior, false) : undefined;
+    }
+    if (depthOf(v, limits.maxJsonDepth - 1) > limits.maxJsonDepth - 1) return undefined;
+    parsed.push(v);
+  }
+  // Normalised as the full read does, in window order; the prior window's items owed no diagnostic.
   const sink = new CountingSink(scope.diagnostics);
-  const added = normaliseMessages(parsed, key, { ...scope, diagnostics: sink });
-  const messages = prior.messages.concat(added);
-  // The prior window had no diagnostic, so the suffix's are the whole window's, in the same order.
-  if (sink.count === 0 && added.length === parsed.length) memo.remember({ body: value.slice(0, value.lastIndexOf(']')), messages }, true);
-  return messages;
+  const local: GenAiScope = { ...scope, diagnostics: sink };
+  const problems = new ShapeProblems();
+  for (let k = 0; k < fresh.length; k++) messages[fresh[k]!] = normaliseMessage(parsed[k], key, local, problems);
+  problems.flush(local, key);
+  const clean = sink.count === 0;
+  return { items, messages: clean ? (messages as Message[]) : messages.filter((m): m is Message => m !== undefined), clean };
 }
 
 /** readMessagesAttribute for a request's input window, with the conversation's memo when there is one. */
 export function readWindowAttribute(value: AttrValue | undefined, key: string, scope: GenAiScope, memo: WindowMemo | undefined): Message[] | undefined {
   if (memo === undefined || typeof value !== 'string') return readMessagesAttribute(value, key, scope);
-  const prior = memo.prior();
-  const extendsPrior = prior !== undefined && extendsBody(value, prior.body);
-  const reused = extendsPrior && extendPrior(value, key, scope, memo, prior);
-  if (reused) return reused;
-  const sink = new CountingSink(scope.diagnostics);
-  const messages = readMessagesAttribute(value, key, { ...scope, diagnostics: sink });
-  if (messages !== undefined && messages.length > 0 && sink.count === 0) {
-    const end = value.lastIndexOf(']');
-    // Only a window whose items all became messages (none skipped, so a count check holds).
-    if (end > 0) memo.remember({ body: value.slice(0, end), messages }, extendsPrior);
-  }
-  return messages;
+  const read = readItems(value, key, scope, memo.prior());
+  if (read === undefined) return readMessagesAttribute(value, key, scope);
+  if (read.clean) memo.remember({ body: value.slice(0, value.lastIndexOf(']')), items: read.items, messages: read.messages });
+  return read.messages;
 }

@@ -19,25 +19,24 @@ export interface ReadContext {
 }
 
 /**
- * A request's input window as read, for the next request of the same conversation: when that one's
- * raw JSON starts with `body` followed by a comma, only the rest is parsed. Only windows read with
- * no diagnostic are remembered, so a reuse reports exactly what a full read would.
+ * A request's input window as read, for the next request of the same conversation: a message whose
+ * raw JSON is one of `items` is not parsed again (src/conventions/genai-window.ts), and when the
+ * next raw window starts with `body` followed by a comma, the whole of it is taken at once. Only
+ * windows read with no diagnostic are remembered, so a reuse reports exactly what a full read would.
  */
 export interface PriorWindow {
   /** The raw JSON array up to (not including) its closing `]`. */
   body: string;
-  /**
-   * Its messages, as normaliseMessages returned them (one per raw item); absent when the window did
-   * not extend the one before it (src/runs/window-memo.ts).
-   */
-  messages?: readonly Message[];
+  /** The raw JSON of each item of the array, in order (slices of the raw window). */
+  items: readonly string[];
+  /** Each item as normaliseMessages read it (one per item), before tool results were named by their calls. */
+  messages: readonly Message[];
 }
 
 /** One conversation's slot of the core's window memo. */
 export interface WindowMemo {
   prior(): PriorWindow | undefined;
-  /** `extendsPrior`: the window's raw JSON extends the prior window's (a suffix added, nothing edited). */
-  remember(w: Required<PriorWindow>, extendsPrior: boolean): void;
+  remember(w: PriorWindow): void;
 }
 
 export interface Convention {
