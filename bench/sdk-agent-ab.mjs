@@ -2,7 +2,8 @@
 // invoke_agent + chat + 3 execute_tool, 41 KB windows, 5 turns a conversation, one window in five
 // with an ungrounded argument) through a real BasicTracerProvider: BSP alone, footprint + BSP
 // in-thread, or footprint + BSP with `analysis: 'worker'`. ROUNDS timed rounds after one warm-up
-// round, gc() between rounds, the same turns in every run (no time cap), export counts checked.
+// round through one pipeline (one processor, one worker) for the whole run, gc() between rounds,
+// the same turns in every run (no time cap), export counts checked.
 // Each round is timed from its first turn until `provider.forceFlush()` resolves (so worker mode's
 // replies, annotation and forwarding are inside it), in three CPU figures per turn:
 //   appThread — the main thread alone: /proc/self/task/<pid>/schedstat (ns on CPU; Linux),
@@ -12,7 +13,7 @@
 // Usage: node bench/sdk-agent-ab.mjs DIST_A [DIST_B]   (bsp, then in-thread footprint of each build)
 //        node bench/sdk-agent-ab.mjs --worker [DIST]   (bsp, in-thread and worker mode of one build)
 //        node bench/sdk-agent-ab.mjs child bsp|footprint|worker [DIST]   (one run; prints JSON)
-//        BENCH_AB_RUNS (3), BENCH_AB_TURNS (1500), BENCH_AB_ROUNDS (3); BENCH_AB_PACE=1: worker mode
+//        BENCH_AB_RUNS (3), BENCH_AB_TURNS (1500), BENCH_AB_ROUNDS (3), BENCH_AB_WARMUP (2000); BENCH_AB_PACE=1: worker mode
 //          waits (off CPU) every 32 turns until the worker caught up (the steady state of an app
 //          whose turns wait on a model), instead of holding a whole round at once
 
@@ -28,6 +29,8 @@ const TURNS = Number(process.env.BENCH_AB_TURNS ?? 1500);
 const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 3);
 const RUNS = Number(process.env.BENCH_AB_RUNS ?? 3);
 const TURNS_PER_CONVERSATION = 5;
+/** Turns of the untimed warm-up round (BENCH_AB_WARMUP): the JIT settles in a few thousand. */
+const WARMUP_TURNS = Number(process.env.BENCH_AB_WARMUP ?? 2000);
 const PACE = process.env.BENCH_AB_PACE === '1';
 /** The app's exporter in every variant: 'noop' (default: drops batches unread) or 'otlp-proto' (serializes them as the OTLP/protobuf exporter does; bench/lib.mjs). */
 export const EXPORTER = process.env.BENCH_AB_EXPORTER ?? 'noop';
@@ -46,30 +49,40 @@ async function childRun(variant, dist) {
   // The same ten windows as bench/sdk.mjs's sdk-agent.
   const cs = Array.from({ length: 10 }, (_, i) => chatContent({ windowBytes: AGENT_WINDOW_BYTES, ungrounded: i % 5 === 4 ? 1 : 0, salt: ` #${i}` }));
   const rounds = { appThread: [], workerThread: [], process: [] };
-  let findings = 0;
-  let unanalysed = 0;
-  for (let r = -1; r < ROUNDS; r++) {
-    const exporter = await exporterNamed(EXPORTER);
-    const bsp = new BatchSpanProcessor(exporter);
-    const fp =
-      variant === 'footprint'
-        ? new FootprintSpanProcessor({ next: bsp, declarations: BENCH_DECLARATIONS })
-        : variant === 'worker'
-          ? new FootprintSpanProcessor({ next: bsp, declarations: BENCH_DECLARATIONS, analysis: 'worker', limits: WORKER_LIMITS })
-          : null;
-    let tid;
-    if (variant === 'worker') {
-      if (fp.stats().analysis !== 'worker') throw new Error('sdk-agent-ab: worker mode did not start (is DIST a build?)');
-      // The worker says its thread id once it has loaded: its start-up is not part of a round.
-      for (let i = 0; i < 500 && tid === undefined; i++) {
-        await new Promise((res) => setTimeout(res, 10));
-        tid = fp.stats().worker?.workerThreadId;
-      }
-      if (tid === undefined) throw new Error('sdk-agent-ab: the worker gave no thread id (Linux /proc needed)');
+  // One pipeline for the whole run, as in an app that runs for longer than a round: the warm-up
+  // round and the timed rounds go through the same processor (and, in worker mode, the same
+  // worker). A pipeline made per round charged each round its worker's JIT warm-up, most of its
+  // V8 helper threads' CPU (issue 36: 1,685 µs a turn for a 1,500-turn round, 1,082 for 6,000).
+  const exporter = await exporterNamed(EXPORTER);
+  const bsp = new BatchSpanProcessor(exporter);
+  const fp =
+    variant === 'footprint'
+      ? new FootprintSpanProcessor({ next: bsp, declarations: BENCH_DECLARATIONS })
+      : variant === 'worker'
+        ? new FootprintSpanProcessor({ next: bsp, declarations: BENCH_DECLARATIONS, analysis: 'worker', limits: WORKER_LIMITS })
+        : null;
+  let tid;
+  if (variant === 'worker') {
+    if (fp.stats().analysis !== 'worker') throw new Error('sdk-agent-ab: worker mode did not start (is DIST a build?)');
+    // The worker says its thread id once it has loaded: its start-up is not part of a round.
+    for (let i = 0; i < 500 && tid === undefined; i++) {
+      await new Promise((res) => setTimeout(res, 10));
+      tid = fp.stats().worker?.workerThreadId;
     }
-    const provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': 'bench-agent' }), spanProcessors: [fp ?? bsp] });
-    const tracer = provider.getTracer('bench-agent-app', '1.0.0');
-    const n = r < 0 ? Math.min(300, TURNS) : TURNS;
+    if (tid === undefined) throw new Error('sdk-agent-ab: the worker gave no thread id (Linux /proc needed)');
+  }
+  const provider = new BasicTracerProvider({ resource: resourceFromAttributes({ 'service.name': 'bench-agent' }), spanProcessors: [fp ?? bsp] });
+  const tracer = provider.getTracer('bench-agent-app', '1.0.0');
+  const findingsSoFar = () => Object.values(fp?.stats().core?.findingsByKind ?? {}).reduce((x, y) => x + y, 0);
+  const unanalysedSoFar = () => {
+    const w = fp?.stats().worker;
+    return (w?.unanalysedQueueFull ?? 0) + (w?.unanalysedWorkerFailed ?? 0) + (w?.unanalysedTimedOut ?? 0);
+  };
+  let findings = 0;
+  let exported = 0;
+  for (let r = -1; r < ROUNDS; r++) {
+    const n = r < 0 ? Math.min(WARMUP_TURNS, TURNS) : TURNS;
+    const f0 = findingsSoFar();
     const a0 = threadCpuNs(process.pid);
     const w0 = tid === undefined ? 0 : threadCpuNs(tid);
     const p0 = processCpuNs();
@@ -86,21 +99,18 @@ async function childRun(variant, dist) {
     const app = threadCpuNs(process.pid) - a0;
     const worker = tid === undefined ? 0 : threadCpuNs(tid) - w0;
     const proc = processCpuNs() - p0;
-    const spans = n * (2 + cs[0].toolCalls.length);
-    if (exporter.exported !== spans) throw new Error(`sdk-agent-ab: exported ${exporter.exported} of ${spans}`);
-    if (fp && r >= 0) {
-      const st = fp.stats();
-      findings = Object.values(st.core?.findingsByKind ?? {}).reduce((x, y) => x + y, 0);
-      unanalysed += (st.worker?.unanalysedQueueFull ?? 0) + (st.worker?.unanalysedWorkerFailed ?? 0) + (st.worker?.unanalysedTimedOut ?? 0);
-    }
-    await provider.shutdown();
+    exported += n * (2 + cs[0].toolCalls.length);
+    if (exporter.exported !== exported) throw new Error(`sdk-agent-ab: exported ${exporter.exported} of ${exported}`);
     if (r >= 0) {
+      findings = findingsSoFar() - f0;
       rounds.appThread.push(app / n / 1e3);
       rounds.workerThread.push(worker / n / 1e3);
       rounds.process.push(proc / n / 1e3);
     }
     globalThis.gc?.();
   }
+  const unanalysed = unanalysedSoFar();
+  await provider.shutdown();
   const med = (xs) => median(xs);
   return { variant, dist, usPerTurn: { appThread: med(rounds.appThread), workerThread: med(rounds.workerThread), process: med(rounds.process) }, rounds, findings, unanalysed };
 }
