@@ -62,10 +62,10 @@ function indexOf(prior: PriorWindow): Map<number, number[]> {
   return ix;
 }
 
-/** The index of the prior window's item whose raw JSON is `raw`, or -1. */
-function priorItem(prior: PriorWindow, raw: string): number {
+/** The index of the prior window's item whose raw JSON is `raw` and not `taken` yet, or -1. */
+function priorItem(prior: PriorWindow, raw: string, taken: Uint8Array): number {
   const at = indexOf(prior).get(raw.length);
-  if (at) for (const i of at) if (prior.items[i] === raw) return i;
+  if (at) for (const i of at) if (taken[i] === 0 && prior.items[i] === raw) return i;
   return -1;
 }
 
@@ -93,10 +93,17 @@ function readItems(value: string, key: string, scope: GenAiScope, prior: PriorWi
   const fresh: number[] = [];
   /** Where the prior window's next item is expected (the item after the last one taken). */
   let j = 0;
+  /**
+   * The prior messages already taken: each is taken once per window (a message standing twice is
+   * read again for its second place, so each place has its own object, named from its own calls).
+   */
+  let taken: Uint8Array | undefined;
+  if (prior !== undefined) taken = new Uint8Array(prior.items.length);
   if (prior !== undefined && extendsBody(value, prior.body)) {
     for (let i = 0; i < prior.items.length; i++) {
       items.push(prior.items[i]!);
       messages.push(prior.messages[i]);
+      taken![i] = 1;
     }
     j = prior.items.length;
     p = skipWhitespace(value, prior.body.length + 1);
@@ -107,7 +114,7 @@ function readItems(value: string, key: string, scope: GenAiScope, prior: PriorWi
     let end = -1;
     let hit = -1;
     let raw: string | undefined;
-    if (prior !== undefined && j < prior.items.length) {
+    if (prior !== undefined && j < prior.items.length && taken![j] === 0) {
       const expected = prior.items[j]!;
       const e = p + expected.length;
       if (e <= value.length) {
@@ -125,11 +132,12 @@ function readItems(value: string, key: string, scope: GenAiScope, prior: PriorWi
       raw = value.slice(p, end);
       // Looked for away from its place only while the prior window has items left to match: past
       // its end come the new messages (a repeat there is read again, which costs only the parse).
-      if (prior !== undefined && j < prior.items.length) hit = priorItem(prior, raw);
+      if (prior !== undefined && j < prior.items.length) hit = priorItem(prior, raw, taken!);
     }
     items.push(raw!);
     if (hit >= 0) {
       messages.push(prior!.messages[hit]);
+      taken![hit] = 1;
       j = hit + 1;
     } else {
       fresh.push(messages.length);

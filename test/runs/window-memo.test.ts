@@ -122,6 +122,22 @@ describe('window reuse: same result as a full read', () => {
     expect(c[1]!.parts[0]).toMatchObject({ name: 'get_machine' });
   });
 
+  it('a message standing twice in a window is two objects, each named from its own place (a reused object would carry one name for both)', () => {
+    const memo = countingMemo();
+    const call = { role: 'assistant', parts: [{ type: 'tool_call', id: 'c1', name: 'list_machines', arguments: {} }] };
+    const result = { role: 'tool', parts: [{ type: 'tool_call_response', id: 'c1', response: 'ok' }] };
+    const user = { role: 'user', parts: [{ type: 'text', content: 'and now?' }] };
+    readBoth(JSON.stringify([result, call, user]), memo);
+    // The third place held another message before: the result is looked for, and found at the first place, already taken.
+    const { messages } = readBoth(JSON.stringify([result, call, result]), memo);
+    expect(messages![0]).not.toBe(messages![2]);
+    expect(messages![0]!.parts[0]).not.toHaveProperty('name');
+    expect(messages![2]!.parts[0]).toMatchObject({ name: 'list_machines' });
+    // And in a window that extends the one before.
+    const again = readBoth(JSON.stringify([result, call, result, result]), memo).messages!;
+    expect(new Set(again).size).toBe(4);
+  });
+
   it("json.dumps spacing, pretty-printed JSON and items whose own parts open like the window's items are cut right", () => {
     const memo = countingMemo();
     const w = window(6);
