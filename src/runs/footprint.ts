@@ -41,7 +41,7 @@ import { resolveOptions, type FootprintOptions, type ProcessInput, type ProcessR
 import { carrierSpan } from './carrier.js';
 import { WindowMemos } from './window-memo.js';
 import { traceChunks } from './trace-chunks.js';
-import { rebuildMastraWindows } from '../conventions/mastra-1x.js';
+import { hasMastraInference, rebuildMastraWindows } from '../conventions/mastra-1x.js';
 
 import { conversationStateAccess, type ConversationStateAccess } from './state-access.js';
 import { retainedBytes } from './retained-bytes.js';
@@ -258,6 +258,11 @@ export class FootprintCore {
 
   /** Reads the input trace by trace (trace-chunks.ts), each part as a call of its own, into one result. */
   private processInto(input: ProcessInput, result: ProcessResult, diagnostics: DiagnosticList): void {
+    // One span and no log records (every in-process call): its own part, as traceChunks would make it.
+    if (input.spans.length <= 1 && (input.logs === undefined || input.logs.length === 0)) {
+      this.processPart(input, result, diagnostics);
+      return;
+    }
     const parts = traceChunks(input);
     if (parts.length <= 1) {
       this.processPart(input, result, diagnostics);
@@ -285,7 +290,7 @@ export class FootprintCore {
 
   private processPart(input: ProcessInput, result: ProcessResult, diagnostics: DiagnosticList): void {
     const { limits, tenantAttribute } = this.config;
-    this.lateInCall = new Set();
+    this.lateInCall = NO_KEYS;
     this.callDiagnostics = diagnostics;
     const inBatch = new Map<string, SpanData>();
     const fresh: SpanData[] = [];
@@ -306,7 +311,7 @@ export class FootprintCore {
     //    logJoin `own-tenant` (the service), only ever to a span of their own tenant: a record
     //    naming a span of another tenant is refused for the join (result.foreignLogs), whichever
     //    came first.
-    const logsBySpan = groupLogsBySpan(input.logs ?? [], limits, diagnostics);
+    const logsBySpan = input.logs === undefined || input.logs.length === 0 ? NO_LOGS : groupLogsBySpan(input.logs, limits, diagnostics);
     const foreign: LogData[] = [];
     /** The records of `tenant` among `logs`; the others are refused. */
     const ownOf = (logs: readonly LogData[], tenant: string): LogData[] => {
@@ -351,7 +356,7 @@ export class FootprintCore {
     //    their run's tool spans in this batch, where those match exactly (conventions/mastra-1x.ts).
     const events: ModelEvent[] = [];
     const agentSpanKeys = new Set<string>();
-    const rebuilt = rebuildMastraWindows(fresh, limits);
+    const rebuilt = hasMastraInference(fresh) ? rebuildMastraWindows(fresh, limits) : NO_SPANS;
     const read = (span: SpanData, logs: readonly LogData[]) => {
       if (!isAgentSpan(span)) return;
       agentSpanKeys.add(spanKey(span));
@@ -379,7 +384,7 @@ export class FootprintCore {
       }
       read(span, logs);
     }
-    this.lateInCall = new Set(lateSpans.map(spanKey));
+    if (lateSpans.length > 0) this.lateInCall = new Set(lateSpans.map(spanKey));
     for (const span of lateSpans) read(span, lateLogs.get(spanKey(span)) ?? []);
     if (foreign.length > 0) {
       result.foreignLogs = [...(result.foreignLogs ?? []), ...foreign];
@@ -389,8 +394,8 @@ export class FootprintCore {
       this.parentsInCall = new Map([...fresh, ...lateSpans].map((s) => [spanKey(s), s.parentSpanId]));
       this.toolSpansInCall = new Map(events.flatMap((ev) => (ev.kind === 'tool-execution' && ev.convention !== 'mcp-semconv' ? [[spanKey(ev.span), ev.toolName] as const] : [])));
     } else {
-      this.parentsInCall = new Map();
-      this.toolSpansInCall = new Map();
+      this.parentsInCall = NO_PARENTS;
+      this.toolSpansInCall = NO_TOOL_SPANS;
     }
 
     // 3. Conversation ids: from the event itself, else from any span of its trace.
@@ -421,7 +426,7 @@ export class FootprintCore {
     // By start time; ties (instrumentations with millisecond clocks start a tool and the next
     // request in the same millisecond) by end time: the tool ends before the request it feeds.
     const cmp = (x: bigint, y: bigint) => (x < y ? -1 : x > y ? 1 : 0);
-    const ordered = [...events].sort((a, b) => cmp(a.startTimeUnixNano, b.startTimeUnixNano) || cmp(a.endTimeUnixNano, b.endTimeUnixNano));
+    const ordered = events.length <= 1 ? events : [...events].sort((a, b) => cmp(a.startTimeUnixNano, b.startTimeUnixNano) || cmp(a.endTimeUnixNano, b.endTimeUnixNano));
     const findings: Finding[] = [];
     if (this.config.checks) {
       for (const ev of ordered) findings.push(...this.check(ev, result));
@@ -429,7 +434,7 @@ export class FootprintCore {
 
     // 5. Findings onto their spans (or carrier spans), deduplicated per trace.
     const o = { redaction: this.config.redaction, quotedValueChars: limits.quotedValueChars, maxAttributeBytes: limits.maxWrittenAttributeBytes };
-    const lateKeys = new Set(lateSpans.map(spanKey));
+    const lateKeys = lateSpans.length === 0 ? NO_KEYS : new Set(lateSpans.map(spanKey));
     for (const f of findings) {
       const rec = this.traceRecord(f.span.traceId);
       const identity = findingIdentity(f);
@@ -486,6 +491,8 @@ export class FootprintCore {
   }
 
   private addDispositions(events: readonly ModelEvent[], spans: readonly SpanData[], result: ProcessResult): void {
+    // No turn, no request, no root and nothing late (a tool span, most often): no disposition to write.
+    if (this.lateInCall.size === 0 && !events.some((ev) => ev.kind === 'agent-turn' || ev.kind === 'llm-request') && spans.every((s) => s.parentSpanId && !s.parentIsRemote)) return;
     const { limits } = this.config;
     const targets = new Map<string, { key: string; time: bigint }>();
     for (const ev of events) {
@@ -590,8 +597,10 @@ export class FootprintCore {
     }
   }
 
+  /** What the seams read of the core: the same object for every event (it holds only fixed parts and bound methods). */
+  private seams: SeamContext | undefined;
   private seamContext(): SeamContext {
-    return {
+    return (this.seams ??= {
       limits: this.config.limits,
       conversations: this.conversations,
       declarations: this.config.declarations,
@@ -599,7 +608,7 @@ export class FootprintCore {
       declarationOf: (tenant, name) => this.declarationOf(tenant, name),
       anyArgumentsFrom: (tenant) => this.anyArgumentsFrom(tenant),
       talliesOf: (traceId) => this.talliesOf(traceId),
-    };
+    });
   }
 
   /** Runs the seam checks of one event and records tallies and side events; returns its findings. */
@@ -715,6 +724,13 @@ export class FootprintCore {
     return info;
   }
 }
+
+/** Shared empty collections for the common call (one span, no log records, no late content, no MCP): never written to. */
+const NO_KEYS: ReadonlySet<string> = new Set();
+const NO_LOGS: ReadonlyMap<string, LogData[]> = new Map();
+const NO_SPANS: ReadonlyMap<string, SpanData> = new Map();
+const NO_PARENTS: ReadonlyMap<string, string | undefined> = new Map();
+const NO_TOOL_SPANS: ReadonlyMap<string, string> = new Map();
 
 /** Diagnostics the seams' checks add to one batch's result (a bad tool schema is reported once while cached). */
 const MAX_SEAM_DIAGNOSTICS = 1000;

@@ -253,8 +253,7 @@ function checkCalls(ctx: SeamContext, req: LlmRequest, frame: Frame, declaration
   if (!infer) return;
   // The turn's calls are read only when a chosen call repeats one the window shows (the usual request repeats none).
   const raw = req.toolCalls.length > 0 ? rawTurnCalls(req.input) : [];
-  const chosen = new Set(req.toolCalls.map((c) => `${c.name}\u0000${canonical(c.arguments)}`));
-  const repeats = raw.some((c) => c.served && chosen.has(`${c.toolName}\u0000${canonical(c.arguments)}`));
+  const repeats = raw.length > 0 && repeatsAChosenCall(req.toolCalls, raw);
   const repeated = repeatedCalls({
     span: req.span,
     toolCalls: req.toolCalls,
@@ -265,6 +264,12 @@ function checkCalls(ctx: SeamContext, req: LlmRequest, frame: Frame, declaration
   });
   out.findings.push(...repeated.findings);
   out.tallies.push(repeated.tally);
+}
+
+/** Whether a chosen call repeats, name and arguments, a call the window shows was served. */
+function repeatsAChosenCall(toolCalls: readonly ToolCall[], raw: ReturnType<typeof rawTurnCalls>): boolean {
+  const chosen = new Set(toolCalls.map((c) => `${c.name}\u0000${canonical(c.arguments)}`));
+  return raw.some((c) => c.served && chosen.has(`${c.toolName}\u0000${canonical(c.arguments)}`));
 }
 
 /**
