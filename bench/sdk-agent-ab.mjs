@@ -2,8 +2,8 @@
 // invoke_agent + chat + 3 execute_tool, 41 KB windows, 5 turns a conversation, one window in five
 // with an ungrounded argument) through a real BasicTracerProvider: BSP alone, footprint + BSP
 // in-thread, or footprint + BSP with `analysis: 'worker'`. ROUNDS timed rounds after one warm-up
-// round through one pipeline (one processor, one worker) for the whole run, gc() between rounds,
-// the same turns in every run (no time cap), export counts checked.
+// round through one pipeline (one processor, one worker) for the whole run, no collection forced
+// between rounds, the same turns in every run (no time cap), export counts checked.
 // Each round is timed from its first turn until `provider.forceFlush()` resolves (so worker mode's
 // replies, annotation and forwarding are inside it), in three CPU figures per turn:
 //   appThread — the main thread alone: /proc/self/task/<pid>/schedstat (ns on CPU; Linux),
@@ -21,7 +21,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { AGENT_WINDOW_BYTES, BENCH_DECLARATIONS, chatContent } from './workload.mjs';
+import { AGENT_WINDOW_BYTES, BENCH_DECLARATIONS, agentConversationTurns, chatContent } from './workload.mjs';
 import { agentTurn } from './agent-turn.mjs';
 import { exporterNamed, isMain, median, processCpuNs, round, runBenchChild, threadCpuNs, yieldToLoop } from './lib.mjs';
 
@@ -29,6 +29,8 @@ const TURNS = Number(process.env.BENCH_AB_TURNS ?? 1500);
 const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 3);
 const RUNS = Number(process.env.BENCH_AB_RUNS ?? 3);
 const TURNS_PER_CONVERSATION = 5;
+/** The windows: 'windows' (default: ten 50-message windows, unrelated but for their tool results) or 'conversation' (conversationContents). */
+const WORKLOAD = process.env.BENCH_AB_WORKLOAD ?? 'windows';
 /** Turns of the untimed warm-up round (BENCH_AB_WARMUP): the JIT settles in a few thousand. */
 const WARMUP_TURNS = Number(process.env.BENCH_AB_WARMUP ?? 2000);
 const PACE = process.env.BENCH_AB_PACE === '1';
@@ -47,7 +49,7 @@ const WORKER_LIMITS = { maxAnalysisQueueSpans: 65_536, maxAnalysisQueueBytes: 10
 async function childRun(variant, dist) {
   const { FootprintSpanProcessor } = await import(pathToFileURL(resolve(dist, 'index.js')).href);
   // The same ten windows as bench/sdk.mjs's sdk-agent.
-  const cs = Array.from({ length: 10 }, (_, i) => chatContent({ windowBytes: AGENT_WINDOW_BYTES, ungrounded: i % 5 === 4 ? 1 : 0, salt: ` #${i}` }));
+  const cs = WORKLOAD === 'conversation' ? conversationContents() : Array.from({ length: 10 }, (_, i) => chatContent({ windowBytes: AGENT_WINDOW_BYTES, ungrounded: i % 5 === 4 ? 1 : 0, salt: ` #${i}` }));
   const rounds = { appThread: [], workerThread: [], process: [] };
   // One pipeline for the whole run, as in an app that runs for longer than a round: the warm-up
   // round and the timed rounds go through the same processor (and, in worker mode, the same
@@ -107,12 +109,29 @@ async function childRun(variant, dist) {
       rounds.workerThread.push(worker / n / 1e3);
       rounds.process.push(proc / n / 1e3);
     }
-    globalThis.gc?.();
+    // No gc() between rounds: a forced full collection throws away optimized code, and the next
+    // round paid for compiling it again (issue 36: BSP alone 420-440 µs a turn with it, 350 without).
   }
   const unanalysed = unanalysedSoFar();
   await provider.shutdown();
   const med = (xs) => median(xs);
   return { variant, dist, usPerTurn: { appThread: med(rounds.appThread), workerThread: med(rounds.workerThread), process: med(rounds.process) }, rounds, findings, unanalysed };
+}
+
+/**
+ * BENCH_AB_WORKLOAD=conversation: the turns of 200 five-turn conversations (workload.mjs
+ * agentConversationTurns: 50-message windows that repeat the turn before's, less its oldest five
+ * messages, plus the new ones; one argument in the fifth turn ungrounded), reused in turn: turn t
+ * of the bench is turn t % 5 of conversation (t / 5) % 200, so a bench conversation's turns are one
+ * workload conversation's.
+ */
+function conversationContents() {
+  const out = [];
+  for (let k = 0; k < 200; k++) {
+    const turn = agentConversationTurns(`c${k}`, { ungrounded: (t) => (t === 4 ? 1 : 0) });
+    for (let t = 0; t < TURNS_PER_CONVERSATION; t++) out.push(turn(t));
+  }
+  return out;
 }
 
 const spawnChild = (variant, dist, env) => runBenchChild(fileURLToPath(import.meta.url), variant, dist, { env });
