@@ -3,8 +3,8 @@
 // its messages (src/conventions/json-items.ts, no parse), and a message whose raw JSON is one the
 // previous window held is taken as it was read then, by identity of its text, wherever it stands
 // (a window that grew, one whose oldest messages were dropped, an agent that rewrites its prompt
-// each turn). Only the others are parsed and normalised. When the raw window starts with the
-// previous one followed by a comma, all of that is taken at once.
+// each turn). Only the others are parsed and normalised; what is remembered holds a copy of each
+// new message's raw JSON, never the raw window.
 // Must give exactly what readMessagesAttribute gives, diagnostics included: anything the item read
 // cannot vouch for (not an array of objects, a bound crossed, an item that does not parse or nests
 // too deep) falls back to the full read, and only windows read with no diagnostic at all are
@@ -18,10 +18,8 @@ import type { AttrValue } from '../model/telemetry.js';
 import type { Diagnostic, DiagnosticSink } from '../model/diagnostics.js';
 import type { PriorWindow, WindowMemo } from './types.js';
 import { depthOf } from './json-attribute.js';
-import { afterItem, compositeEnd, firstItem, guessedEnd, itemOpener, skipWhitespace } from './json-items.js';
+import { afterItem, compositeEnd, firstItem, guessedEnd, itemOpener } from './json-items.js';
 import { normaliseMessage, readMessagesAttribute, ShapeProblems, type GenAiScope } from './genai-parts.js';
-
-const COMMA = 0x2c;
 
 /** Passes every diagnostic on, counting them. */
 class CountingSink implements DiagnosticSink {
@@ -33,12 +31,16 @@ class CountingSink implements DiagnosticSink {
   }
 }
 
-/** True when `value` is `prior` (a raw window up to its closing `]`) followed by a comma and more. */
-function extendsBody(value: string, prior: string): boolean {
-  const n = prior.length;
-  if (value.length <= n + 1 || value.charCodeAt(n) !== COMMA) return false;
-  // A flat compare (memcmp), not startsWith (a character loop in V8).
-  return value.slice(0, n) === prior;
+const TWO_BYTE = /[^\u0000-\u00ff]/;
+
+/**
+ * A copy of an item's raw JSON that holds nothing else: a slice of the window would keep the
+ * whole raw window alive as long as the item is remembered (issue 36: the raw window of every
+ * request, kept for its new items, was most of what the young generation copied). The bytes only.
+ */
+function ownCopy(raw: string): string {
+  const encoding = TWO_BYTE.test(raw) ? 'utf16le' : 'latin1';
+  return Buffer.from(raw, encoding).toString(encoding);
 }
 
 /**
@@ -99,15 +101,6 @@ function readItems(value: string, key: string, scope: GenAiScope, prior: PriorWi
    */
   let taken: Uint8Array | undefined;
   if (prior !== undefined) taken = new Uint8Array(prior.items.length);
-  if (prior !== undefined && extendsBody(value, prior.body)) {
-    for (let i = 0; i < prior.items.length; i++) {
-      items.push(prior.items[i]!);
-      messages.push(prior.messages[i]);
-      taken![i] = 1;
-    }
-    j = prior.items.length;
-    p = skipWhitespace(value, prior.body.length + 1);
-  }
   for (;;) {
     // Past the bound, the full read cuts the window and says so.
     if (items.length >= limits.maxMessagesPerRequest) return undefined;
@@ -118,11 +111,11 @@ function readItems(value: string, key: string, scope: GenAiScope, prior: PriorWi
       const expected = prior.items[j]!;
       const e = p + expected.length;
       if (e <= value.length) {
-        const here = value.slice(p, e);
-        if (here === expected) {
+        // A flat compare (memcmp) of a temporary slice.
+        if (value.slice(p, e) === expected) {
           hit = j;
           end = e;
-          raw = here;
+          raw = expected;
         }
       }
     }
@@ -133,6 +126,7 @@ function readItems(value: string, key: string, scope: GenAiScope, prior: PriorWi
       // Looked for away from its place only while the prior window has items left to match: past
       // its end come the new messages (a repeat there is read again, which costs only the parse).
       if (prior !== undefined && j < prior.items.length) hit = priorItem(prior, raw, taken!);
+      if (hit >= 0) raw = prior!.items[hit]!;
     }
     items.push(raw!);
     if (hit >= 0) {
@@ -170,6 +164,8 @@ function readItems(value: string, key: string, scope: GenAiScope, prior: PriorWi
   for (let k = 0; k < fresh.length; k++) messages[fresh[k]!] = normaliseMessage(parsed[k], key, local, problems);
   problems.flush(local, key);
   const clean = sink.count === 0;
+  // What is remembered holds its own copy of each new item, not the raw window (ownCopy).
+  if (clean) for (const i of fresh) items[i] = ownCopy(items[i]!);
   return { items, messages: clean ? (messages as Message[]) : messages.filter((m): m is Message => m !== undefined), clean };
 }
 
@@ -178,6 +174,6 @@ export function readWindowAttribute(value: AttrValue | undefined, key: string, s
   if (memo === undefined || typeof value !== 'string') return readMessagesAttribute(value, key, scope);
   const read = readItems(value, key, scope, memo.prior());
   if (read === undefined) return readMessagesAttribute(value, key, scope);
-  if (read.clean) memo.remember({ body: value.slice(0, value.lastIndexOf(']')), items: read.items, messages: read.messages });
+  if (read.clean) memo.remember({ items: read.items, messages: read.messages });
   return read.messages;
 }

@@ -20,14 +20,11 @@ export interface ReadContext {
 
 /**
  * A request's input window as read, for the next request of the same conversation: a message whose
- * raw JSON is one of `items` is not parsed again (src/conventions/genai-window.ts), and when the
- * next raw window starts with `body` followed by a comma, the whole of it is taken at once. Only
- * windows read with no diagnostic are remembered, so a reuse reports exactly what a full read would.
+ * raw JSON is one of `items` is not parsed again (src/conventions/genai-window.ts). Only windows
+ * read with no diagnostic are remembered, so a reuse reports exactly what a full read would.
  */
 export interface PriorWindow {
-  /** The raw JSON array up to (not including) its closing `]`. */
-  body: string;
-  /** The raw JSON of each item of the array, in order (slices of the raw window). */
+  /** The raw JSON of each item of the array, in order (each its own string, not a slice of the raw window). */
   items: readonly string[];
   /** Each item as normaliseMessages read it (one per item), before tool results were named by their calls. */
   messages: readonly Message[];

@@ -1,5 +1,5 @@
-// The core's memo of each conversation's last input window (issues 11, 36): its raw JSON up to its
-// closing `]`, the raw JSON of each of its messages and the messages read from them, so the
+// The core's memo of each conversation's last input window (issues 11, 36): the raw JSON of each
+// of its messages and the messages read from them, so the
 // conversation's next request parses only the messages it did not hold
 // (src/conventions/genai-window.ts decides what is reused).
 // A bounded cache (entries, bytes, idle expiry), never a source of truth: an evicted or missing
@@ -9,18 +9,18 @@ import type { PriorWindow, WindowMemo } from '../conventions/types.js';
 import { WINDOW_MEMO_LIMITS } from '../limits.js';
 import { BoundedMap } from './bounded-map.js';
 
-/** Estimated bytes of one message object of a remembered window besides its strings (the message, its parts array and parts, the item's slice). */
+/** Estimated bytes of one message object of a remembered window besides its strings (the message, its parts array and parts). */
 const MESSAGE_BYTES = 96;
 
 /**
- * Estimated bytes of one remembered window: its raw JSON as UTF-16 (the items are slices of it),
- * the strings its messages were parsed into (at most as many characters as their raw JSON), and
- * the message objects.
+ * Estimated bytes of one remembered window: its items' raw JSON as UTF-16, the strings its
+ * messages were parsed into (at most as many characters as their raw JSON), and the message
+ * objects.
  */
 export function windowBytes(w: PriorWindow): number {
   let chars = 0;
   for (const raw of w.items) chars += raw.length;
-  return (w.body.length + chars) * 2 + w.messages.length * MESSAGE_BYTES + 128;
+  return chars * 4 + w.messages.length * MESSAGE_BYTES + 128;
 }
 
 interface Kept {

@@ -255,13 +255,13 @@ describe('window reuse through the core: the same findings as reads that never r
     for (const t of [3, 6, 9]) expect(text(reused)).toContain(`srv-never-${t}`);
   });
 
-  it('the memo keeps within its entry bound and counts its bytes: the raw window, the strings its messages hold, the message objects', () => {
+  it('the memo keeps within its entry bound and counts its bytes: the items\' raw JSON, the strings their messages hold, the message objects', () => {
     let now = 0;
     const memos = new WindowMemos(60_000, () => now, 1_000_000);
     const items = [`{"role":"user","content":"${'x'.repeat(50)}"}`];
-    for (let i = 0; i < 1100; i++) memos.slot(`c${i}`).remember({ body: `[${items[0]}`, items, messages: [{ role: 'user', parts: [] }] });
+    for (let i = 0; i < 1100; i++) memos.slot(`c${i}`).remember({ items, messages: [{ role: 'user', parts: [] }] });
     expect(memos.size).toBe(1000);
-    expect(memos.bytes).toBe(1000 * ((items[0]!.length + 1 + items[0]!.length) * 2 + 96 + 128));
+    expect(memos.bytes).toBe(1000 * (items[0]!.length * 4 + 96 + 128));
     now = 120_000;
     expect(memos.slot('c1099').prior()).toBeUndefined();
   });
@@ -269,9 +269,9 @@ describe('window reuse through the core: the same findings as reads that never r
   it('a window over a quarter of the byte bound is not kept (it would push every other one out), and the oldest go past the bound', () => {
     const memos = new WindowMemos(60_000, () => 0, 10_000);
     const item = (n: number) => `{"role":"user","content":"${'y'.repeat(n)}"}`;
-    memos.slot('big').remember({ body: `[${item(2_000)}`, items: [item(2_000)], messages: [] });
+    memos.slot('big').remember({ items: [item(2_000)], messages: [] });
     expect(memos.size).toBe(0);
-    for (let i = 0; i < 20; i++) memos.slot(`c${i}`).remember({ body: `[${item(200)}`, items: [item(200)], messages: [] });
+    for (let i = 0; i < 20; i++) memos.slot(`c${i}`).remember({ items: [item(200)], messages: [] });
     expect(memos.bytes).toBeLessThanOrEqual(10_000);
     expect(memos.slot('c19').prior()).toBeDefined();
     expect(memos.slot('c0').prior()).toBeUndefined();
