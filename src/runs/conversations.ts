@@ -58,7 +58,7 @@ export interface PendingChoice {
   frame: Frame;
   toolCalls: ToolCall[];
   /** Read only if the late check files a finding. */
-  earlierServed: () => readonly EarlierServed[];
+  earlierServed: (needle?: string) => readonly EarlierServed[];
   idsMatchedByOrder: boolean;
   bytes: number;
 }

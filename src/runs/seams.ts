@@ -161,12 +161,17 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
   // The history as it stands now: a later request's strings are never "served earlier" to this one.
   const historyLength = state.served.length;
   let earlier: EarlierServed[] | undefined;
-  const earlierServed = () => {
+  let inWindow: Set<number> | undefined;
+  const earlierServed = (needle?: string) => {
     if (earlier) return earlier;
-    const inWindow = new Set(frame.served.map((s) => servedKey(s.text)));
-    earlier = [];
-    for (let i = 0; i < historyLength; i++) if (!inWindow.has(state.served.keyAt(i))) earlier.push(state.served.record(i));
-    return earlier;
+    inWindow ??= new Set(frame.served.map((s) => servedKey(s.text)));
+    // Given what a finding looks for, only the strings whose bytes hold its run of characters
+    // that have no case (read from the history's bytes, not decoded): the others cannot.
+    const run = needle !== undefined ? caselessRun(needle) : undefined;
+    const out: EarlierServed[] = [];
+    for (let i = 0; i < historyLength; i++) if (!inWindow.has(state.served.keyAt(i)) && (run === undefined || state.served.textHolds(i, run))) out.push(state.served.record(i));
+    if (run === undefined) earlier = out;
+    return out;
   };
   const presentResultTools = resultToolsOf(req, state);
 
@@ -264,6 +269,18 @@ function checkCalls(ctx: SeamContext, req: LlmRequest, frame: Frame, declaration
   });
   out.findings.push(...repeated.findings);
   out.tallies.push(repeated.tally);
+}
+
+/**
+ * The longest run (at least 3 characters) of `needle` (lower-cased) made of characters no case
+ * mapping produces but from themselves (ASCII digits and punctuation), as UTF-8: a text whose lower
+ * case holds the needle holds this run as it is. Undefined when the needle has none.
+ */
+const CASELESS_RUN = /[0-9 !-/:-@[-`{-~]{3,}/g;
+function caselessRun(needle: string): Buffer | undefined {
+  let best = '';
+  for (const m of needle.matchAll(CASELESS_RUN)) if (m[0].length > best.length) best = m[0];
+  return best === '' ? undefined : Buffer.from(best, 'latin1');
 }
 
 /** Whether a chosen call repeats, name and arguments, a call the window shows was served. */
