@@ -46,7 +46,7 @@ import { hasMastraInference, rebuildMastraWindows } from '../conventions/mastra-
 import { conversationStateAccess, type ConversationStateAccess } from './state-access.js';
 import { retainedBytes } from './retained-bytes.js';
 import { isParentOfMcpCall, joinMcpCall, type McpCallSeen } from './mcp-join.js';
-import { TRACE_RECORD_BYTES, TraceRecord, addTally, countWritten, negated, noteFinding, talliesOfRecord, traceRecordPartsBytes } from './trace-record.js';
+import { TRACE_RECORD_BYTES, TraceRecord, addTally, countWritten, dispositionKey, negated, noteFinding, talliesOfRecord, traceRecordPartsBytes } from './trace-record.js';
 
 export type { Redaction, FootprintOptions, SpanAnnotation, ProcessInput, ProcessResult, CoreStats, ResolvedOptions, EvaluationEvents } from './options.js';
 export { resolveOptions } from './options.js';
@@ -528,14 +528,17 @@ export class FootprintCore {
         this.addTallies(traceId, tallies);
       }
       // `findings` counts findings written (one per defect per trace), not re-detections.
-      const rows = dispositionRows(CHECK_CATALOG, this.talliesOf(traceId)).map((r) => ({ ...r, findings: written?.get(r.check) ?? 0 }));
+      let rows: CheckTally[] | undefined;
+      const rowsOf = () => (rows ??= dispositionRows(CHECK_CATALOG, this.talliesOf(traceId)).map((r) => ({ ...r, findings: written?.get(r.check) ?? 0 })));
       const ledger = { spans: rec?.ledgerFromSpans ?? 0, windows: rec?.ledgerFromWindows ?? 0 };
-      const ev = this.dispositions.event(rows, llmRequests, target.time, limits.maxWrittenAttributeBytes, ledger);
+      // A turn like one seen before (most are) is answered without making its rows.
+      const key = `k${dispositionKey(this.traces.peek(traceId), CHECK_CATALOG, llmRequests, limits.maxWrittenAttributeBytes, ledger, written)}`;
+      const ev = this.dispositions.eventByKey(key, rowsOf, llmRequests, target.time, limits.maxWrittenAttributeBytes, ledger);
       // How the checks were armed: those inference armed beyond the declarations are named.
       if (this.inferredChecks !== '') ev.attributes[ATTR_DISPOSITION_INFERRED] = this.inferredChecks;
       const ann = annotationFor(result, target.key);
       ann.events.push(ev);
-      if (this.config.evaluationEvents === 'all') ann.events.push(...turnEvaluations(rows, target.time, evaluationErrorType, limits.maxWrittenAttributeBytes));
+      if (this.config.evaluationEvents === 'all') ann.events.push(...turnEvaluations(rowsOf(), target.time, evaluationErrorType, limits.maxWrittenAttributeBytes));
     }
   }
 

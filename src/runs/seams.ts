@@ -367,8 +367,14 @@ export function checkExecution(ctx: SeamContext, state: ConversationState, ex: T
  */
 function recordWindowReads(ctx: SeamContext, state: ConversationState, req: LlmRequest, out: SeamOutcome): void {
   // A long conversation's window repeats every earlier result, most with their row by now: only
-  // the others are paired (rowOfCall below still decides, for rows recorded without an id).
-  for (const c of windowCalls(req.input, withoutRow(state.ledger))) {
+  // the others are paired (rowOfCall below still decides, for rows recorded without an id), and
+  // of those only calls the conversation saw chosen or that may be this turn's (an id the window
+  // shows after its last user message): the others are passed over below anyway.
+  const noRow = withoutRow(state.ledger);
+  const input = req.input;
+  let late: Set<string> | undefined;
+  for (let i = lastUserIndex(input) + 1; i < input.length; i++) for (const p of input[i]!.parts) if ((p.type === 'tool-call' || p.type === 'tool-result') && p.id !== undefined) (late ??= new Set()).add(p.id);
+  for (const c of windowCalls(input, (id) => (state.chosen.has(id) || late?.has(id) === true) && noRow(id))) {
     const chosen = state.chosen.get(c.callId);
     if (!chosen && !c.thisTurn) continue;
     const toolName = c.toolName ?? chosen?.toolName;

@@ -43,6 +43,8 @@ export const HISTORY_FIXED_BYTES = 448;
 export const CHUNK_BYTES = 160;
 /** A text chunk smaller than this grows in place (a copy of at most this much); past it, the next request's texts go to a chunk of their own. */
 const CHUNK_IN_PLACE = 4096;
+/** The most a new chunk holds beyond the request's own texts: half the history's texts so far, at most this. */
+const CHUNK_AHEAD = 64 * 1024;
 /** Bytes of one key in the index kept past SCAN_UP_TO records (its Set slot and number). */
 const INDEX_BYTES_PER_KEY = 40;
 
@@ -103,7 +105,9 @@ export class ServedHistory {
     const last = this.chunks[this.chunks.length - 1];
     if (last !== undefined && this.used + labelled <= last.length) return { kind: 'fits' };
     if (last !== undefined && last.length < CHUNK_IN_PLACE) return { kind: 'grow', size: grown(last.length, this.used + labelled) };
-    return { kind: 'new', size: grown(0, labelled) };
+    // A new chunk room for what the history has grown by so far, up to CHUNK_AHEAD (a long
+    // conversation then allocates a chunk every few requests, not every request).
+    return { kind: 'new', size: grown(0, Math.max(labelled, Math.min(CHUNK_AHEAD, this.textCapacity >> 1))) };
   }
 
   /**
