@@ -98,10 +98,16 @@ const BOUNDARY_CLASS = String.raw`\s"'\`{}\[\](),;<>|!*$%~^\u0000/:@.?&#=\\+`;
  * edge) on each side that is not open. For needles that cannot be part of an ISO date token only.
  */
 function wholePattern(needle: string, openStart: boolean, openEnd: boolean): RegExp {
+  // The last one made is kept: a needle is searched for in every served string of a window in turn.
+  if (lastPattern !== undefined && lastPattern.needle === needle) return lastPattern.re;
   const body = needle.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   // Global, so a search can start where the loop stopped (lastIndex) and still see what precedes it.
-  return new RegExp(`${openStart ? '' : `(?<![^${BOUNDARY_CLASS}])`}${body}${openEnd ? '' : `(?![^${BOUNDARY_CLASS}])`}`, 'g');
+  const re = new RegExp(`${openStart ? '' : `(?<![^${BOUNDARY_CLASS}])`}${body}${openEnd ? '' : `(?![^${BOUNDARY_CLASS}])`}`, 'g');
+  lastPattern = { needle, re };
+  return re;
 }
+/** wholePattern's last pattern (its open ends follow from the needle); a cache of one, never a result. */
+let lastPattern: { needle: string; re: RegExp } | undefined;
 
 const ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g;
 const SIMPLE: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: ' ', f: ' ', n: '\n', r: '\r', t: '\t' };

@@ -164,12 +164,16 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
   let inWindow: Set<number> | undefined;
   const earlierServed = (needle?: string) => {
     if (earlier) return earlier;
-    inWindow ??= new Set(frame.served.map((s) => servedKey(s.text)));
     // Given what a finding looks for, only the strings whose bytes hold its run of characters
-    // that have no case (read from the history's bytes, not decoded): the others cannot.
+    // that have no case (a search of the history's bytes, nothing decoded): the others cannot.
     const run = needle !== undefined ? caselessRun(needle) : undefined;
+    const holding = run !== undefined ? state.served.textsHolding(run, historyLength) : undefined;
     const out: EarlierServed[] = [];
-    for (let i = 0; i < historyLength; i++) if (!inWindow.has(state.served.keyAt(i)) && (run === undefined || state.served.textHolds(i, run))) out.push(state.served.record(i));
+    for (let i = 0; i < historyLength; i++) {
+      if (holding !== undefined && holding[i] === 0) continue;
+      inWindow ??= new Set(frame.served.map((s) => servedKey(s.text)));
+      if (!inWindow.has(state.served.keyAt(i))) out.push(state.served.record(i));
+    }
     if (run === undefined) earlier = out;
     return out;
   };

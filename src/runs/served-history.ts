@@ -203,6 +203,31 @@ export class ServedHistory {
     return this.chunkOf(i).toString('utf8', this.records.readUInt32LE(r + TEXT_START), this.records.readUInt32LE(r + TEXT_END));
   }
 
+  /**
+   * For each of the first `count` records, 1 when the UTF-8 bytes of its text hold `bytes`: one
+   * search of each chunk (nothing decoded), its places then given to the records they fall in.
+   */
+  textsHolding(bytes: Uint8Array, count = this.count): Uint8Array {
+    const out = new Uint8Array(count);
+    if (bytes.length === 0) return out.fill(1);
+    const records = this.records;
+    let i = 0;
+    for (let c = 0; c < this.chunks.length && i < count; c++) {
+      const chunk = this.chunks[c]!;
+      // The chunk's records are consecutive; each place is matched to them in order.
+      let at = chunk.indexOf(bytes);
+      while (i < count && records.readUInt32LE(this.at(i) + CHUNK) === c) {
+        const start = records.readUInt32LE(this.at(i) + TEXT_START);
+        const end = records.readUInt32LE(this.at(i) + TEXT_END);
+        while (at >= 0 && at < start) at = chunk.indexOf(bytes, at + 1);
+        // The first place at or after the text's start: inside it, or in none of it (any later place ends later).
+        if (at >= 0 && at + bytes.length <= end) out[i] = 1;
+        i++;
+      }
+    }
+    return out;
+  }
+
   /** Whether the UTF-8 bytes of record i's text hold `bytes` (a search of the store, nothing decoded). */
   textHolds(i: number, bytes: Uint8Array): boolean {
     const r = this.at(i);

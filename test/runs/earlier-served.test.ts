@@ -56,5 +56,23 @@ describe('the served-earlier witness, searched by the value\'s case-free run fir
     expect(h.textHolds(2, Buffer.from('-900'))).toBe(true);
     // A run that spans two records' bytes is in neither.
     expect(h.textHolds(0, Buffer.from('betagamma'))).toBe(false);
+    // textsHolding: every record at once, the same answers.
+    expect([...h.textsHolding(run)]).toEqual([1, 0, 0, 1]);
+    expect([...h.textsHolding(Buffer.from('-900'))]).toEqual([1, 0, 1, 1]);
+    expect([...h.textsHolding(Buffer.from('betagamma'))]).toEqual([0, 0, 0, 0]);
+    expect([...h.textsHolding(run, 2)]).toEqual([1, 0]);
+  });
+
+  it('textsHolding over many chunks and labelled records answers as textHolds record by record', () => {
+    const h = new ServedHistory();
+    const texts: string[] = [];
+    for (let r = 1; r <= 40; r++) {
+      const batch = Array.from({ length: 3 }, (_, k) => `req ${r} part ${k}: ${k === 1 ? 'SRV-DB-9000 ' : ''}${'filler '.repeat(r * 40)}${r % 7 === 0 ? '-9000' : ''}`);
+      texts.push(...batch);
+      h.add(batch.map((text, k) => ({ key: servedKey(text), request: r, served: { source: 'tool-result' as const, message: k, text, callId: `c-9000-${r}`, toolName: 'x' } })));
+    }
+    for (const run of ['-9000', 'filler', 'c-9000', 'zzz'].map((x) => Buffer.from(x))) {
+      expect([...h.textsHolding(run)]).toEqual(texts.map((_, i) => (h.textHolds(i, run) ? 1 : 0)));
+    }
   });
 });
