@@ -62,6 +62,11 @@ function grown(have: number, need: number): number {
   return need <= have ? have : need + (need >> 3) + 64;
 }
 
+/** The records store's size for `need` bytes: an eighth more while small, half again past 2 KiB (a request adds a few records: it would copy them all each time). */
+function grownRecords(have: number, need: number): number {
+  return need <= have ? have : Math.max(grown(have, need), have < 2048 ? 0 : have + (have >> 1));
+}
+
 /**
  * A conversation's served history. Texts and labels are appended to chunks (issue 36: a long
  * conversation's history was copied whole each time a request added to it; now a request's texts
@@ -121,7 +126,7 @@ export class ServedHistory {
     const last = this.chunks[this.chunks.length - 1];
     const text = place.kind === 'fits' ? this.textCapacity : place.kind === 'grow' ? this.textCapacity - last!.length + place.size : this.textCapacity + place.size;
     const chunks = this.chunks.length + (place.kind === 'new' ? 1 : 0);
-    return HISTORY_FIXED_BYTES + text + Math.max(0, chunks - 1) * CHUNK_BYTES + grown(this.records.length, count * RECORD) + (count > SCAN_UP_TO ? count * INDEX_BYTES_PER_KEY : 0);
+    return HISTORY_FIXED_BYTES + text + Math.max(0, chunks - 1) * CHUNK_BYTES + grownRecords(this.records.length, count * RECORD) + (count > SCAN_UP_TO ? count * INDEX_BYTES_PER_KEY : 0);
   }
 
   /** Appends records, in order (the caller has checked that none is kept and that they fit its bounds). */
@@ -142,7 +147,7 @@ export class ServedHistory {
     }
     const need = (this.count + additions.length) * RECORD;
     if (need > this.records.length) {
-      const records = Buffer.allocUnsafeSlow(grown(this.records.length, need));
+      const records = Buffer.allocUnsafeSlow(grownRecords(this.records.length, need));
       this.records.copy(records, 0, 0, this.count * RECORD);
       this.records = records;
     }
