@@ -269,11 +269,17 @@ export function readMessagesAttribute(value: AttrValue | undefined, key: string,
 }
 
 /**
- * Tool results whose name nameToolResults gave them from their window (their own record named
+ * Marks a tool result whose name nameToolResults gave it from its window (its own record named
  * none): a message read once and reused by a later window of its conversation (genai-window.ts)
- * is named again from that window, which may hold another call of the id, or none.
+ * is named again from that window, which may hold another call of the id, or none. A property the
+ * part carries, not enumerable (no copy, JSON or comparison of the part sees it): a WeakSet lookup
+ * for every result of a long window on every request cost more.
  */
-const namedFromWindow = new WeakSet<Part>();
+const NAMED_FROM_WINDOW = Symbol('named from its window');
+const namedFromWindow = (p: Part): boolean => (p as unknown as Record<symbol, boolean | undefined>)[NAMED_FROM_WINDOW] === true;
+function markNamedFromWindow(p: Part, named: boolean): void {
+  Object.defineProperty(p, NAMED_FROM_WINDOW, { value: named, enumerable: false, writable: true, configurable: true });
+}
 
 /**
  * Gives tool results the tool name of the call with the same id earlier in the window (and takes
@@ -284,14 +290,14 @@ export function nameToolResults(messages: Message[]): void {
   for (const m of messages)
     for (const p of m.parts) {
       if (p.type === 'tool-call' && p.id !== undefined) names.set(p.id, p.name);
-      else if (p.type === 'tool-result' && p.id !== undefined && (p.name === undefined || namedFromWindow.has(p))) {
+      else if (p.type === 'tool-result' && p.id !== undefined && (p.name === undefined || namedFromWindow(p))) {
         const name = names.get(p.id);
         if (name !== undefined) {
+          if (p.name === undefined) markNamedFromWindow(p, true);
           if (p.name !== name) p.name = name;
-          namedFromWindow.add(p);
         } else if (p.name !== undefined) {
           delete p.name;
-          namedFromWindow.delete(p);
+          markNamedFromWindow(p, false);
         }
       }
     }

@@ -3,8 +3,9 @@
 // its messages (src/conventions/json-items.ts, no parse), and a message whose raw JSON is one the
 // previous window held is taken as it was read then, by identity of its text, wherever it stands
 // (a window that grew, one whose oldest messages were dropped, an agent that rewrites its prompt
-// each turn). Only the others are parsed and normalised; what is remembered holds a copy of each
-// new message's raw JSON, never the raw window.
+// each turn). Only the others are parsed and normalised. When the raw window starts with the
+// previous one followed by a comma (a conversation that grows), that prefix is taken whole by one
+// compare. What is remembered (kept below) never holds a slice of an earlier raw window.
 // Must give exactly what readMessagesAttribute gives, diagnostics included: anything the item read
 // cannot vouch for (not an array of objects, a bound crossed, an item that does not parse or nests
 // too deep) falls back to the full read, and only windows read with no diagnostic at all are
@@ -18,7 +19,7 @@ import type { AttrValue } from '../model/telemetry.js';
 import type { Diagnostic, DiagnosticSink } from '../model/diagnostics.js';
 import type { PriorWindow, WindowMemo } from './types.js';
 import { depthOf } from './json-attribute.js';
-import { afterItem, compositeEnd, firstItem, guessedEnd, itemOpener } from './json-items.js';
+import { afterItem, compositeEnd, firstItem, guessedEnd, itemOpener, skipWhitespace } from './json-items.js';
 import { normaliseMessage, readMessagesAttribute, ShapeProblems, type GenAiScope } from './genai-parts.js';
 
 /** Passes every diagnostic on, counting them. */
@@ -42,6 +43,28 @@ function ownCopy(raw: string): string {
   return (raw + '\u0000').slice(0, -1);
 }
 
+const COMMA = 0x2c;
+
+/** True when `value` is `prior` (a raw window up to its closing `]`) followed by a comma and more. */
+function extendsBody(value: string, prior: string): boolean {
+  const n = prior.length;
+  if (value.length <= n + 1 || value.charCodeAt(n) !== COMMA) return false;
+  // A flat compare (memcmp), not startsWith (a character loop in V8).
+  return value.slice(0, n) === prior;
+}
+
+/** How many items the prior window had. */
+const itemCount = (prior: PriorWindow) => prior.messages.length;
+
+/** The raw JSON of the prior window's item i (a slice of its kept raw window, or its own copy). */
+function itemText(prior: PriorWindow, i: number): string {
+  return prior.bounds !== undefined ? prior.body!.slice(prior.bounds[2 * i]!, prior.bounds[2 * i + 1]!) : prior.items![i]!;
+}
+
+function itemLength(prior: PriorWindow, i: number): number {
+  return prior.bounds !== undefined ? prior.bounds[2 * i + 1]! - prior.bounds[2 * i]! : prior.items![i]!.length;
+}
+
 /**
  * The prior window's items by length, made when an item is first looked for away from its place:
  * a number key costs nothing to hash, and an item of the same length that is another message
@@ -52,8 +75,8 @@ function indexOf(prior: PriorWindow): Map<number, number[]> {
   let ix = indexes.get(prior);
   if (!ix) {
     ix = new Map();
-    for (let i = 0; i < prior.items.length; i++) {
-      const n = prior.items[i]!.length;
+    for (let i = 0; i < itemCount(prior); i++) {
+      const n = itemLength(prior, i);
       const at = ix.get(n);
       if (at) at.push(i);
       else ix.set(n, [i]);
@@ -66,15 +89,21 @@ function indexOf(prior: PriorWindow): Map<number, number[]> {
 /** The index of the prior window's item whose raw JSON is `raw` and not `taken` yet, or -1. */
 function priorItem(prior: PriorWindow, raw: string, taken: Uint8Array): number {
   const at = indexOf(prior).get(raw.length);
-  if (at) for (const i of at) if (taken[i] === 0 && prior.items[i] === raw) return i;
+  if (at) for (const i of at) if (taken[i] === 0 && itemText(prior, i) === raw) return i;
   return -1;
 }
 
-/** A window read item by item: its items' raw JSON and messages; `clean` when it gave no diagnostic. */
+/**
+ * A window read item by item: where each item stands in the raw window (2 numbers an item), which
+ * prior item it is (-1: new), its messages; `clean` when it gave no diagnostic.
+ */
 interface ItemRead {
-  items: string[];
+  bounds: number[];
+  from: number[];
   messages: Message[];
   clean: boolean;
+  /** The window extended the prior one (its raw JSON starts with the prior's and a comma). */
+  extended: boolean;
 }
 
 /**
@@ -89,48 +118,57 @@ function readItems(value: string, key: string, scope: GenAiScope, prior: PriorWi
   let p = firstItem(value);
   if (p < 0) return undefined;
   const opener = guess ? itemOpener(value, p) : undefined;
-  const items: string[] = [];
+  const bounds: number[] = [];
+  const from: number[] = [];
   const messages: (Message | undefined)[] = [];
   const fresh: number[] = [];
+  const priorCount = prior !== undefined ? itemCount(prior) : 0;
   /** Where the prior window's next item is expected (the item after the last one taken). */
   let j = 0;
   /**
    * The prior messages already taken: each is taken once per window (a message standing twice is
    * read again for its second place, so each place has its own object, named from its own calls).
    */
-  let taken: Uint8Array | undefined;
-  if (prior !== undefined) taken = new Uint8Array(prior.items.length);
+  const taken = new Uint8Array(priorCount);
+  // A window that extends the previous one (a conversation that grows): its prefix taken whole by
+  // one compare, not item by item; its items stand where they stood.
+  let extended = false;
+  if (prior !== undefined && prior.bounds !== undefined && extendsBody(value, prior.body!)) {
+    extended = true;
+    for (let i = 0; i < priorCount; i++) {
+      bounds.push(prior.bounds[2 * i]!, prior.bounds[2 * i + 1]!);
+      from.push(i);
+      messages.push(prior.messages[i]);
+    }
+    taken.fill(1);
+    j = priorCount;
+    p = skipWhitespace(value, prior.body!.length + 1);
+  }
   for (;;) {
     // Past the bound, the full read cuts the window and says so.
-    if (items.length >= limits.maxMessagesPerRequest) return undefined;
+    if (messages.length >= limits.maxMessagesPerRequest) return undefined;
     let end = -1;
     let hit = -1;
-    let raw: string | undefined;
-    if (prior !== undefined && j < prior.items.length && taken![j] === 0) {
-      const expected = prior.items[j]!;
-      const e = p + expected.length;
-      if (e <= value.length) {
-        // A flat compare (memcmp) of a temporary slice.
-        if (value.slice(p, e) === expected) {
-          hit = j;
-          end = e;
-          raw = expected;
-        }
+    if (j < priorCount && taken[j] === 0) {
+      const e = p + itemLength(prior!, j);
+      // A flat compare (memcmp) of a temporary slice.
+      if (e <= value.length && value.slice(p, e) === itemText(prior!, j)) {
+        hit = j;
+        end = e;
       }
     }
     if (hit < 0) {
       end = opener !== undefined ? guessedEnd(value, p, opener) : compositeEnd(value, p);
       if (end < 0) return opener !== undefined ? readItems(value, key, scope, prior, false) : undefined;
-      raw = value.slice(p, end);
       // Looked for away from its place only while the prior window has items left to match: past
       // its end come the new messages (a repeat there is read again, which costs only the parse).
-      if (prior !== undefined && j < prior.items.length) hit = priorItem(prior, raw, taken!);
-      if (hit >= 0) raw = prior!.items[hit]!;
+      if (j < priorCount) hit = priorItem(prior!, value.slice(p, end), taken);
     }
-    items.push(raw!);
+    bounds.push(p, end);
+    from.push(hit);
     if (hit >= 0) {
       messages.push(prior!.messages[hit]);
-      taken![hit] = 1;
+      taken[hit] = 1;
       j = hit + 1;
     } else {
       fresh.push(messages.length);
@@ -149,7 +187,7 @@ function readItems(value: string, key: string, scope: GenAiScope, prior: PriorWi
   for (const i of fresh) {
     let v: unknown;
     try {
-      v = JSON.parse(items[i]!);
+      v = JSON.parse(value.slice(bounds[2 * i]!, bounds[2 * i + 1]!));
     } catch {
       return opener !== undefined ? readItems(value, key, scope, prior, false) : undefined;
     }
@@ -163,16 +201,34 @@ function readItems(value: string, key: string, scope: GenAiScope, prior: PriorWi
   for (let k = 0; k < fresh.length; k++) messages[fresh[k]!] = normaliseMessage(parsed[k], key, local, problems);
   problems.flush(local, key);
   const clean = sink.count === 0;
-  // What is remembered holds its own copy of each new item, not the raw window (ownCopy).
-  if (clean) for (const i of fresh) items[i] = ownCopy(items[i]!);
-  return { items, messages: clean ? (messages as Message[]) : messages.filter((m): m is Message => m !== undefined), clean };
+  // Read item by item, it may still have extended the prior window: all of it, in order, first.
+  if (!extended && priorCount > 0 && from.length > priorCount) {
+    extended = true;
+    for (let k = 0; k < priorCount && extended; k++) if (from[k] !== k) extended = false;
+  }
+  return { bounds, from, messages: clean ? (messages as Message[]) : messages.filter((m): m is Message => m !== undefined), clean, extended };
+}
+
+/**
+ * What the memo keeps of a window read clean. The conversation's first window and one that
+ * extended the one before: its raw JSON and where each item stands in it (the next, if it grows
+ * again, is compared in one piece). Any other (trimmed, rewritten): each item's raw JSON as its own
+ * string, never a slice of a raw window, which would keep that whole window alive (issue 36: it
+ * made the young generation's collections copy most), and no raw window (a window that did not
+ * extend the one before it is rarely extended next).
+ */
+function kept(value: string, read: ItemRead, prior: PriorWindow | undefined): PriorWindow {
+  if (prior === undefined || read.extended) return { body: value.slice(0, value.lastIndexOf(']')), bounds: Int32Array.from(read.bounds), messages: read.messages };
+  const items = read.from.map((i, k) => (i >= 0 && prior.items !== undefined ? prior.items[i]! : ownCopy(value.slice(read.bounds[2 * k]!, read.bounds[2 * k + 1]!))));
+  return { items, messages: read.messages };
 }
 
 /** readMessagesAttribute for a request's input window, with the conversation's memo when there is one. */
 export function readWindowAttribute(value: AttrValue | undefined, key: string, scope: GenAiScope, memo: WindowMemo | undefined): Message[] | undefined {
   if (memo === undefined || typeof value !== 'string') return readMessagesAttribute(value, key, scope);
-  const read = readItems(value, key, scope, memo.prior());
+  const prior = memo.prior();
+  const read = readItems(value, key, scope, prior);
   if (read === undefined) return readMessagesAttribute(value, key, scope);
-  if (read.clean) memo.remember({ items: read.items, messages: read.messages });
+  if (read.clean) memo.remember(kept(value, read, prior));
   return read.messages;
 }

@@ -24,9 +24,17 @@ export interface ReadContext {
  * read with no diagnostic are remembered, so a reuse reports exactly what a full read would.
  */
 export interface PriorWindow {
-  /** The raw JSON of each item of the array, in order (each its own string, not a slice of the raw window). */
-  items: readonly string[];
-  /** Each item as normaliseMessages read it (one per item), before tool results were named by their calls. */
+  /**
+   * The raw JSON array up to (not including) its closing `]`, kept with `bounds` for a window that
+   * was its conversation's first or extended the one before: a next window that starts with it and
+   * a comma extends it (its prefix is then taken whole).
+   */
+  body?: string;
+  /** With `body`: where each item's raw JSON starts and ends in it (2 numbers an item). */
+  bounds?: Int32Array;
+  /** Without `body`: each item's raw JSON, in order, each its own string (not a slice of a raw window). */
+  items?: readonly string[];
+  /** Each item as normaliseMessages read it (one per item); its tool results named by the last window that read them (nameToolResults names them again). */
   messages: readonly Message[];
 }
 

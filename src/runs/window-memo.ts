@@ -1,5 +1,5 @@
-// The core's memo of each conversation's last input window (issues 11, 36): the raw JSON of each
-// of its messages and the messages read from them, so the
+// The core's memo of each conversation's last input window (issues 11, 36): its raw JSON, the raw
+// JSON of each of its messages and the messages read from them, so the
 // conversation's next request parses only the messages it did not hold
 // (src/conventions/genai-window.ts decides what is reused).
 // A bounded cache (entries, bytes, idle expiry), never a source of truth: an evicted or missing
@@ -13,14 +13,15 @@ import { BoundedMap } from './bounded-map.js';
 const MESSAGE_BYTES = 96;
 
 /**
- * Estimated bytes of one remembered window: its items' raw JSON as UTF-16, the strings its
- * messages were parsed into (at most as many characters as their raw JSON), and the message
- * objects.
+ * Estimated bytes of one remembered window: its raw JSON (or its items' own copies) as UTF-16, the
+ * strings its messages were parsed into (at most as many characters as their raw JSON), where each
+ * item stands, and the message objects.
  */
 export function windowBytes(w: PriorWindow): number {
   let chars = 0;
-  for (const raw of w.items) chars += raw.length;
-  return chars * 4 + w.messages.length * MESSAGE_BYTES + 128;
+  if (w.body !== undefined) chars = w.body.length * 2;
+  else for (const raw of w.items ?? []) chars += raw.length * 2;
+  return chars * 2 + (w.bounds?.byteLength ?? 0) + w.messages.length * MESSAGE_BYTES + 128;
 }
 
 interface Kept {

@@ -122,6 +122,26 @@ describe('window reuse: same result as a full read', () => {
     expect(c[1]!.parts[0]).toMatchObject({ name: 'get_machine' });
   });
 
+  it('keeps the raw window for a conversation\'s first window and one that extended the one before, each item\'s own copy for any other', () => {
+    const memo = countingMemo();
+    readBoth(JSON.stringify(window(4)), memo);
+    expect(memo.last!.body).toBeDefined();
+    expect(memo.last!.items).toBeUndefined();
+    readBoth(JSON.stringify(window(6)), memo);
+    expect(memo.last!.body).toBeDefined();
+    // Trimmed: no raw window; items of its own, the same raw JSON the window holds.
+    const trimmed = window(7, 2);
+    readBoth(JSON.stringify(trimmed), memo);
+    expect(memo.last!.body).toBeUndefined();
+    expect(memo.last!.items).toEqual(trimmed.map((m) => JSON.stringify(m)));
+    // The next one extends it: read by items (there is no raw window to compare), kept with its raw window again.
+    const { messages } = readBoth(JSON.stringify(window(9, 2)), memo);
+    expect(messages).toHaveLength(7);
+    expect(memo.last!.body).toBeDefined();
+    readBoth(JSON.stringify(window(10, 2)), memo);
+    expect(memo.last!.body).toBeDefined();
+  });
+
   it('a message standing twice in a window is two objects, each named from its own place (a reused object would carry one name for both)', () => {
     const memo = countingMemo();
     const call = { role: 'assistant', parts: [{ type: 'tool_call', id: 'c1', name: 'list_machines', arguments: {} }] };
@@ -255,13 +275,17 @@ describe('window reuse through the core: the same findings as reads that never r
     for (const t of [3, 6, 9]) expect(text(reused)).toContain(`srv-never-${t}`);
   });
 
-  it('the memo keeps within its entry bound and counts its bytes: the items\' raw JSON, the strings their messages hold, the message objects', () => {
+  it('the memo keeps within its entry bound and counts its bytes: the raw window or the items\' own copies, the strings their messages hold, the message objects', () => {
     let now = 0;
     const memos = new WindowMemos(60_000, () => now, 1_000_000);
     const items = [`{"role":"user","content":"${'x'.repeat(50)}"}`];
     for (let i = 0; i < 1100; i++) memos.slot(`c${i}`).remember({ items, messages: [{ role: 'user', parts: [] }] });
     expect(memos.size).toBe(1000);
     expect(memos.bytes).toBe(1000 * (items[0]!.length * 4 + 96 + 128));
+    // A window kept with its raw JSON: that, and where each item stands in it.
+    const body = `[${items[0]}`;
+    memos.slot('c-raw').remember({ body, bounds: Int32Array.of(1, body.length), messages: [{ role: 'user', parts: [] }] });
+    expect(memos.bytes).toBe(999 * (items[0]!.length * 4 + 96 + 128) + (body.length * 4 + 8 + 96 + 128));
     now = 120_000;
     expect(memos.slot('c1099').prior()).toBeUndefined();
   });
