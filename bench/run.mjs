@@ -79,7 +79,7 @@ const fmt = (key) => {
     case 'sdk-ordinary':
       return [`BSP ${r.nsPerSpanBsp} ns/span, +footprint ${r.nsPerSpanFootprint} ns/span (+${r.overheadNsPerSpan})`, r.ratio, r.target];
     case 'sdk-agent':
-      return [`BSP ${r.usPerChatSpanBsp} µs/chat span, +footprint ${r.usPerChatSpanFootprint} µs (+${r.overheadUsPerChatSpan})`, r.ratio, r.target];
+      return [`total CPU: BSP ${r.usPerTurn.bsp.process.median} µs/turn, worker mode ${r.usPerTurn.worker.process.median} µs; app thread: BSP ${r.usPerChatSpanBsp} µs, worker mode ${r.usPerChatSpanFootprint} µs (ratio ${r.ratioAppThread}); worker thread ${r.usPerChatSpanWorkerThread} µs`, r.ratio, r.target];
     case 'sdk-conversation':
       return [`cost per request: turn 5 ${r.checkpoints[1].usCost} µs, turn 80 ${r.checkpoints[6].usCost} µs (window ${Math.round(r.windowJsonBytes.turn80 / 1000)} KB); conversation ${r.conversationMs.footprint} ms vs app ${r.conversationMs.bsp} ms`, r.ratio, r.target];
     case 'service-throughput':

@@ -175,3 +175,50 @@ export function conversationTurns(conv) {
     return { input: input.slice(), output: [{ role: 'assistant', finish_reason: 'tool_call', parts: toolCalls }], toolCalls };
   };
 }
+
+/**
+ * The sdk-agent workload as a conversation (issue 36): each turn's window holds 50 messages, its
+ * system prompt and the inventory that grounds every argument, then the last 48 messages of the
+ * conversation so far, as an agent whose context is cut to a budget sends them: turn t's window
+ * repeats turn t-1's, less its oldest five history messages, plus the previous turn's response
+ * (its 3 chosen calls), their 3 results and the next question (~4 KB new of ~41 KB). Every
+ * argument is grounded in the window, except `ungrounded(t)` values of the last call of turn t. Deterministic. Returns turn(t) (0-based, called in order) -> { input, output, toolCalls }.
+ */
+export function agentConversationTurns(conv, { windowBytes = AGENT_WINDOW_BYTES, messages = 50, calls = 3, argsPerCall = 5, ungrounded = () => 0 } = {}) {
+  const ids = Array.from({ length: calls * argsPerCall }, (_, i) => `srv-db-${String(i).padStart(4, '0')}`);
+  const per = Math.max(64, Math.floor(windowBytes / messages));
+  // The system prompt and the inventory that grounds every argument stay; the history after them slides.
+  const head = [
+    { role: 'system', parts: [{ type: 'text', content: `You are a backup triage assistant (${conv}). Use only identifiers tools return.` }] },
+    { role: 'tool', parts: [{ type: 'tool_call_response', id: `call_inventory_${conv}`, response: JSON.stringify(ids.map((id) => ({ machine_id: id }))) }] },
+  ];
+  const history = [];
+  let m = 1;
+  const question = () => ({ role: 'user', parts: [{ type: 'text', content: `Question ${m} (${conv}): ${'please check the machines '.repeat(Math.ceil(per / 26)).slice(0, per)}` }] });
+  // The history before the first turn: questions, list_machines calls and their results, as in chatContent.
+  while (history.length < messages - head.length) {
+    m++;
+    if (m % 3 === 1) history.push(question());
+    else if (m % 3 === 2) history.push({ role: 'assistant', parts: [{ type: 'tool_call', id: `call_${conv}_${m}`, name: 'list_machines', arguments: { customer: 'acme' } }] });
+    else history.push({ role: 'tool', parts: [{ type: 'tool_call_response', id: `call_${conv}_${m - 1}`, response: toolResult(ids, per) }] });
+  }
+  let previous = null;
+  return (t) => {
+    if (previous) {
+      history.push({ role: 'assistant', parts: previous });
+      for (const c of previous) history.push({ role: 'tool', parts: [{ type: 'tool_call_response', id: c.id, response: toolResult(ids, per) }] });
+      m++;
+      history.push(question());
+      history.splice(0, history.length - (messages - head.length));
+    }
+    const bad = ungrounded(t);
+    const toolCalls = [];
+    for (let c = 0; c < calls; c++) {
+      const args = {};
+      for (let a = 0; a < argsPerCall; a++) args[`arg_${a}`] = c === calls - 1 && a < bad ? `srv-db-${9000 + a}` : ids[(c * argsPerCall + a) % ids.length];
+      toolCalls.push({ type: 'tool_call', id: `call_out_${conv}_${t}_${c}`, name: 'backup_status', arguments: args });
+    }
+    previous = toolCalls;
+    return { input: [...head, ...history], output: [{ role: 'assistant', finish_reason: 'tool_call', parts: toolCalls }], toolCalls };
+  };
+}

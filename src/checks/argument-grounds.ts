@@ -69,6 +69,7 @@ export function occurrence(text: string, needle: string): { whole: true } | { wh
   const openEnd = isBoundary(needle[needle.length - 1]);
   // The enclosing token holds the needle, so it can be an ISO date only if the needle's characters can.
   const mayBeIso = !NOT_ISO_CHAR.test(needle);
+  let seen = 0;
   while (i >= 0) {
     const end = i + needle.length;
     const leftBoundary = boundaryAt(text, i - 1);
@@ -77,10 +78,36 @@ export function occurrence(text: string, needle: string): { whole: true } | { wh
     if (mayBeIso && (leftBoundary || ISO_PART_SEPARATOR.has(text[i - 1]!)) && (rightBoundary || ISO_PART_SEPARATOR.has(text[end]!))) {
       if (ISO_TOKEN.test(enclosingToken(text, i, end))) return { whole: true };
     }
+    // Many places, none whole (`srv` in a window of `srv-db-04`s): the rest in one engine scan.
+    if (!mayBeIso && ++seen === MANY_PLACES) {
+      const rest = wholePattern(needle, openStart, openEnd);
+      rest.lastIndex = i + 1;
+      return rest.test(text) ? { whole: true } : { whole: false, at: first };
+    }
     i = text.indexOf(needle, i + 1);
   }
   return { whole: false, at: first };
 }
+
+/** Places of a needle looked at one by one before the rest of the text is scanned by wholePattern. */
+const MANY_PLACES = 8;
+/** Every character isBoundary accepts, as a character class (`\s` is the white space `trim` removes). */
+const BOUNDARY_CLASS = String.raw`\s"'\`{}\[\](),;<>|!*$%~^\u0000/:@.?&#=\\+`;
+/**
+ * What occurrence's loop finds, as one regular expression: `needle` with a boundary (or the text's
+ * edge) on each side that is not open. For needles that cannot be part of an ISO date token only.
+ */
+function wholePattern(needle: string, openStart: boolean, openEnd: boolean): RegExp {
+  // The last one made is kept: a needle is searched for in every served string of a window in turn.
+  if (lastPattern !== undefined && lastPattern.needle === needle) return lastPattern.re;
+  const body = needle.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  // Global, so a search can start where the loop stopped (lastIndex) and still see what precedes it.
+  const re = new RegExp(`${openStart ? '' : `(?<![^${BOUNDARY_CLASS}])`}${body}${openEnd ? '' : `(?![^${BOUNDARY_CLASS}])`}`, 'g');
+  lastPattern = { needle, re };
+  return re;
+}
+/** wholePattern's last pattern (its open ends follow from the needle); a cache of one, never a result. */
+let lastPattern: { needle: string; re: RegExp } | undefined;
 
 const ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g;
 const SIMPLE: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: ' ', f: ' ', n: '\n', r: '\r', t: '\t' };

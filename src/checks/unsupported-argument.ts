@@ -55,8 +55,12 @@ export interface ChoiceCheckInput {
   frame: Frame;
   /** Declarations by tool name, already merged (file + span-carried). */
   declarationOf: (toolName: string) => ToolDeclaration | undefined;
-  /** Served strings of earlier requests of this conversation that this window no longer holds. */
-  earlierServed?: readonly EarlierServed[] | (() => readonly EarlierServed[]);
+  /**
+   * Served strings of earlier requests of this conversation that this window no longer holds. As a
+   * function it is given the lower-cased value a finding looks for, and may leave out strings whose
+   * lower case cannot hold it (the finding reads only those that do).
+   */
+  earlierServed?: readonly EarlierServed[] | ((needle?: string) => readonly EarlierServed[]);
   /** True when calls and results were paired by name and order only. */
   idsMatchedByOrder?: boolean;
   /** False when the telemetry recorded no input messages: then nothing can be checked. */
@@ -291,7 +295,7 @@ function buildFinding(
   const writtenIn = written.filter((x) => x.lower.includes(needle)).map((x) => x.w);
   const grounding: Grounding = writtenIn.length > 0 ? 'assistant-only' : 'nowhere';
   // Read only when a finding is built: the conversation's history can be long.
-  const history = typeof input.earlierServed === 'function' ? input.earlierServed() : (input.earlierServed ?? []);
+  const history = typeof input.earlierServed === 'function' ? input.earlierServed(needle) : (input.earlierServed ?? []);
   const earlier = history.filter((s) => lowerCase(s.text).includes(needle));
   const callRef = call.id ? `call ${call.id}` : 'a call with no recorded id';
   const servedCount = input.frame.served.length;

@@ -228,30 +228,38 @@ export function normaliseMessages(raw: readonly unknown[], where: string, scope:
   const out: Message[] = [];
   const n = Math.min(raw.length, max);
   for (let i = 0; i < n; i++) {
-    const item = raw[i];
-    if (!isRecord(item)) {
-      problems.add('a message that is not an object');
-      continue;
-    }
-    const role = item.role === undefined || item.role === null ? opts.defaultRole : roleOf(item.role);
-    if (role === undefined) {
-      problems.add(`a message with role ${JSON.stringify(String(item.role)).slice(0, 40)}`);
-      continue;
-    }
-    let parts: Part[];
-    if (Array.isArray(item.parts)) {
-      parts = [];
-      for (const p of item.parts) {
-        const part = partOf(p, scope, where, problems);
-        if (part) parts.push(part);
-      }
-    } else {
-      parts = openAiFormParts(item, role, scope, where, problems);
-    }
-    out.push({ role, parts });
+    const m = normaliseMessage(raw[i], where, scope, problems, opts);
+    if (m) out.push(m);
   }
   problems.flush(scope, where);
   return out;
+}
+
+/**
+ * One item of a message list, as normaliseMessages reads it: undefined (and a problem noted) when
+ * it is not a message. The caller flushes `problems` once for the whole list.
+ */
+export function normaliseMessage(item: unknown, where: string, scope: GenAiScope, problems: ShapeProblems, opts: MessageReadOptions = {}): Message | undefined {
+  if (!isRecord(item)) {
+    problems.add('a message that is not an object');
+    return undefined;
+  }
+  const role = item.role === undefined || item.role === null ? opts.defaultRole : roleOf(item.role);
+  if (role === undefined) {
+    problems.add(`a message with role ${JSON.stringify(String(item.role)).slice(0, 40)}`);
+    return undefined;
+  }
+  let parts: Part[];
+  if (Array.isArray(item.parts)) {
+    parts = [];
+    for (const p of item.parts) {
+      const part = partOf(p, scope, where, problems);
+      if (part) parts.push(part);
+    }
+  } else {
+    parts = openAiFormParts(item, role, scope, where, problems);
+  }
+  return { role, parts };
 }
 
 /** Reads a messages attribute (JSON string or structured): undefined when absent or unreadable. */
@@ -260,15 +268,37 @@ export function readMessagesAttribute(value: AttrValue | undefined, key: string,
   return raw === undefined ? undefined : normaliseMessages(raw, key, scope, opts);
 }
 
-/** Gives tool results the tool name of the call with the same id earlier in the window. */
+/**
+ * Marks a tool result whose name nameToolResults gave it from its window (its own record named
+ * none): a message read once and reused by a later window of its conversation (genai-window.ts)
+ * is named again from that window, which may hold another call of the id, or none. A property the
+ * part carries, not enumerable (no copy, JSON or comparison of the part sees it): a WeakSet lookup
+ * for every result of a long window on every request cost more.
+ */
+const NAMED_FROM_WINDOW = Symbol('named from its window');
+const namedFromWindow = (p: Part): boolean => (p as unknown as Record<symbol, boolean | undefined>)[NAMED_FROM_WINDOW] === true;
+function markNamedFromWindow(p: Part, named: boolean): void {
+  Object.defineProperty(p, NAMED_FROM_WINDOW, { value: named, enumerable: false, writable: true, configurable: true });
+}
+
+/**
+ * Gives tool results the tool name of the call with the same id earlier in the window (and takes
+ * back a name an earlier window gave a reused result when this one holds no such call).
+ */
 export function nameToolResults(messages: Message[]): void {
   const names = new Map<string, string>();
   for (const m of messages)
     for (const p of m.parts) {
       if (p.type === 'tool-call' && p.id !== undefined) names.set(p.id, p.name);
-      else if (p.type === 'tool-result' && p.id !== undefined && p.name === undefined) {
+      else if (p.type === 'tool-result' && p.id !== undefined && (p.name === undefined || namedFromWindow(p))) {
         const name = names.get(p.id);
-        if (name !== undefined) p.name = name;
+        if (name !== undefined) {
+          if (p.name === undefined) markNamedFromWindow(p, true);
+          if (p.name !== name) p.name = name;
+        } else if (p.name !== undefined) {
+          delete p.name;
+          markNamedFromWindow(p, false);
+        }
       }
     }
 }

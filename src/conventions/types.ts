@@ -19,25 +19,29 @@ export interface ReadContext {
 }
 
 /**
- * A request's input window as read, for the next request of the same conversation: when that one's
- * raw JSON starts with `body` followed by a comma, only the rest is parsed. Only windows read with
- * no diagnostic are remembered, so a reuse reports exactly what a full read would.
+ * A request's input window as read, for the next request of the same conversation: a message whose
+ * raw JSON is one of `items` is not parsed again (src/conventions/genai-window.ts). Only windows
+ * read with no diagnostic are remembered, so a reuse reports exactly what a full read would.
  */
 export interface PriorWindow {
-  /** The raw JSON array up to (not including) its closing `]`. */
-  body: string;
   /**
-   * Its messages, as normaliseMessages returned them (one per raw item); absent when the window did
-   * not extend the one before it (src/runs/window-memo.ts).
+   * The raw JSON array up to (not including) its closing `]`, kept with `bounds` for a window that
+   * was its conversation's first or extended the one before: a next window that starts with it and
+   * a comma extends it (its prefix is then taken whole).
    */
-  messages?: readonly Message[];
+  body?: string;
+  /** With `body`: where each item's raw JSON starts and ends in it (2 numbers an item). */
+  bounds?: Int32Array;
+  /** Without `body`: each item's raw JSON, in order, each its own string (not a slice of a raw window). */
+  items?: readonly string[];
+  /** Each item as normaliseMessages read it (one per item); its tool results named by the last window that read them (nameToolResults names them again). */
+  messages: readonly Message[];
 }
 
 /** One conversation's slot of the core's window memo. */
 export interface WindowMemo {
   prior(): PriorWindow | undefined;
-  /** `extendsPrior`: the window's raw JSON extends the prior window's (a suffix added, nothing edited). */
-  remember(w: Required<PriorWindow>, extendsPrior: boolean): void;
+  remember(w: PriorWindow): void;
 }
 
 export interface Convention {

@@ -21,9 +21,18 @@ export type ToWorkerItem =
   /** Drop all state (FootprintCore#reset). */
   | { t: 'reset' };
 
+/**
+ * What the app thread does with a result: what to add to its spans, the carrier spans, the
+ * diagnostics, the refused log records. The findings themselves stay in the worker (the app
+ * thread reads them from the annotations); a result with none of these is no result at all.
+ */
+export type WorkerResult = Omit<ProcessResult, 'findings'>;
+
 /** The answer to one `process` item. */
 export type Answer =
-  | { id: number; result: ProcessResult }
+  /** Nothing to add: the span goes on as it is (most spans of an agent trace). */
+  | { id: number }
+  | { id: number; result: WorkerResult }
   /** The core threw on this input; the span goes on unannotated, as in-thread. */
   | { id: number; error: string };
 

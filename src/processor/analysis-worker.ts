@@ -6,7 +6,7 @@
 
 import { readlinkSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { FootprintCore } from '../runs/footprint.js';
+import { FootprintCore, type ProcessResult } from '../runs/footprint.js';
 import { WORKER_ANSWERS_PER_MESSAGE } from '../limits.js';
 import type { AnalysisWorkerData, Answer, FromWorker, ToWorker, ToWorkerItem } from './analysis-protocol.js';
 
@@ -18,6 +18,16 @@ function osThreadId(): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The answer the app thread needs: nothing for a result that adds nothing (the clone of an empty
+ * result, its map and arrays, cost both threads more than the span's analysis on small spans),
+ * else the result without its findings (the annotations carry them).
+ */
+function answerOf(id: number, r: ProcessResult): Answer {
+  if (r.annotations.size === 0 && r.carriers.length === 0 && r.diagnostics.length === 0 && r.foreignLogs === undefined) return { id };
+  return { id, result: { annotations: r.annotations, carriers: r.carriers, diagnostics: r.diagnostics, ...(r.foreignLogs ? { foreignLogs: r.foreignLogs } : {}) } };
 }
 
 const port = parentPort;
@@ -37,7 +47,7 @@ if (port) {
         return;
       case 'process':
         try {
-          answers.push({ id: m.id, result: core.process(m.input) });
+          answers.push(answerOf(m.id, core.process(m.input)));
         } catch (e) {
           answers.push({ id: m.id, error: (e as Error)?.message ?? String(e) });
         }

@@ -218,13 +218,15 @@ export class WorkerAnalysis {
         this.inFlight.delete(a.id);
         this.inFlightBytes -= h.bytes;
         h.done = true;
-        if ('result' in a) {
-          const r = this.hooks.apply(h.span, a.result);
+        if ('error' in a) {
+          this.hooks.onError(h.span, a.error);
+        } else if ('result' in a) {
+          const r = this.hooks.apply(h.span, { ...a.result, findings: [] });
           h.out = r.out;
           h.carriers = r.carriers;
-        } else {
-          this.hooks.onError(h.span, a.error);
         }
+        // No result: nothing to add; the span goes on as it is (h.out).
+
       } catch (e) {
         this.hooks.onError(undefined, (e as Error)?.message ?? String(e));
       }

@@ -58,7 +58,7 @@ export interface PendingChoice {
   frame: Frame;
   toolCalls: ToolCall[];
   /** Read only if the late check files a finding. */
-  earlierServed: () => readonly EarlierServed[];
+  earlierServed: (needle?: string) => readonly EarlierServed[];
   idsMatchedByOrder: boolean;
   /**
    * The request chose calls its span did not record (OpenLLMetry LangChain: finish reason

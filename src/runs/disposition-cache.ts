@@ -25,12 +25,19 @@ export class DispositionCache {
   private readonly map = new Map<string, Attributes>();
 
   event(rows: readonly CheckTally[], llmRequests: number, time: bigint, maxBytes: number, ledger?: LedgerSources): SpanEventData {
-    const key = signature(rows, llmRequests, maxBytes, ledger);
+    return this.eventByKey(`r${signature(rows, llmRequests, maxBytes, ledger)}`, () => rows, llmRequests, time, maxBytes, ledger);
+  }
+
+  /**
+   * The same, keyed by the caller (trace-record.ts dispositionKey: equal keys for equal rows, counts
+   * and bounds), the rows made only when the key was not seen before.
+   */
+  eventByKey(key: string, rowsOf: () => readonly CheckTally[], llmRequests: number, time: bigint, maxBytes: number, ledger?: LedgerSources): SpanEventData {
     const hit = this.map.get(key);
     if (hit) {
       return { name: EVENT_DISPOSITION, timeUnixNano: time, attributes: { ...hit } };
     }
-    const ev = dispositionEvent(rows, llmRequests, time, maxBytes, ledger);
+    const ev = dispositionEvent(rowsOf(), llmRequests, time, maxBytes, ledger);
     if (this.map.size >= MAX_SIGNATURES) this.map.delete(this.map.keys().next().value!);
     this.map.set(key, { ...ev.attributes });
     return ev;

@@ -42,7 +42,7 @@ import { resolveOptions, type FootprintOptions, type ProcessInput, type ProcessR
 import { carrierSpan } from './carrier.js';
 import { WindowMemos } from './window-memo.js';
 import { traceChunks } from './trace-chunks.js';
-import { rebuildMastraWindows } from '../conventions/mastra-1x.js';
+import { hasMastraInference, rebuildMastraWindows } from '../conventions/mastra-1x.js';
 import { choiceNotRecorded, isLcChatSpan, lcCallsOf, rebuildLcWindow, recordsLcCalls } from '../conventions/traceloop-langchain.js';
 import { LangChainCalls } from './langchain-calls.js';
 
@@ -50,7 +50,7 @@ import { conversationStateAccess, type ConversationStateAccess } from './state-a
 import { retainedBytes } from './retained-bytes.js';
 import { isParentOfMcpCall, joinMcpCall, type McpCallSeen } from './mcp-join.js';
 import { splitTraceKey, tenantSpanKey, traceKey } from './trace-key.js';
-import { TRACE_RECORD_BYTES, TraceRecord, addTally, countWritten, negated, noteFinding, talliesOfRecord, traceRecordPartsBytes } from './trace-record.js';
+import { TRACE_RECORD_BYTES, TraceRecord, addTally, countWritten, dispositionKey, negated, noteFinding, talliesOfRecord, traceRecordPartsBytes } from './trace-record.js';
 
 export type { Redaction, FootprintOptions, SpanAnnotation, ProcessInput, ProcessResult, CoreStats, ResolvedOptions, EvaluationEvents } from './options.js';
 export { resolveOptions } from './options.js';
@@ -287,6 +287,11 @@ export class FootprintCore {
 
   /** Reads the input trace by trace (trace-chunks.ts), each part as a call of its own, into one result. */
   private processInto(input: ProcessInput, result: ProcessResult, diagnostics: DiagnosticList): void {
+    // One span and no log records (every in-process call): its own part, as traceChunks would make it.
+    if (input.spans.length <= 1 && (input.logs === undefined || input.logs.length === 0)) {
+      this.processPart(input, result, diagnostics);
+      return;
+    }
     const parts = traceChunks(input);
     if (parts.length <= 1) {
       this.processPart(input, result, diagnostics);
@@ -314,7 +319,7 @@ export class FootprintCore {
 
   private processPart(input: ProcessInput, result: ProcessResult, diagnostics: DiagnosticList): void {
     const { limits, tenantAttribute } = this.config;
-    this.lateInCall = new Set();
+    this.lateInCall = NO_KEYS;
     this.callDiagnostics = diagnostics;
     const inBatch = new Map<string, SpanData>();
     const fresh: SpanData[] = [];
@@ -335,7 +340,7 @@ export class FootprintCore {
     //    logJoin `own-tenant` (the service), only ever to a span of their own tenant: a record
     //    naming a span of another tenant is refused for the join (result.foreignLogs), whichever
     //    came first.
-    const logsBySpan = groupLogsBySpan(input.logs ?? [], limits, diagnostics);
+    const logsBySpan = input.logs === undefined || input.logs.length === 0 ? NO_LOGS : groupLogsBySpan(input.logs, limits, diagnostics);
     const foreign: LogData[] = [];
     /** The records of `tenant` among `logs`; the others are refused. */
     const ownOf = (logs: readonly LogData[], tenant: string): LogData[] => {
@@ -394,7 +399,7 @@ export class FootprintCore {
     const agentSpanKeys = new Set<string>();
     //    OpenLLMetry LangChain chat spans are read with their text-only windows rebuilt from the
     //    calls its tool spans recorded, this batch's and earlier ones' (conventions/traceloop-langchain.ts).
-    const rebuilt = rebuildMastraWindows(fresh, limits);
+    const rebuilt = hasMastraInference(fresh) ? rebuildMastraWindows(fresh, limits) : NO_SPANS;
     for (const s of fresh) {
       if (recordsLcCalls(s)) this.lcCalls.add(tenantOf(s, tenantAttribute), s, lcCallsOf(s, limits));
       // A conversation id on a span no reader reads (the app's own root span): its trace's, as the
@@ -440,7 +445,7 @@ export class FootprintCore {
       }
       read(span, logs);
     }
-    this.lateInCall = new Set(lateSpans.map((s) => tenantSpanKey(tenantOf(s, tenantAttribute), spanKey(s))));
+    if (lateSpans.length > 0) this.lateInCall = new Set(lateSpans.map((s) => tenantSpanKey(tenantOf(s, tenantAttribute), spanKey(s))));
     for (const span of lateSpans) read(span, lateLogs.get(tenantSpanKey(tenantOf(span, tenantAttribute), spanKey(span))) ?? []);
     if (foreign.length > 0) {
       result.foreignLogs = [...(result.foreignLogs ?? []), ...foreign];
@@ -450,8 +455,8 @@ export class FootprintCore {
       this.parentsInCall = new Map([...fresh, ...lateSpans].map((s) => [spanKey(s), s.parentSpanId]));
       this.toolSpansInCall = new Map(events.flatMap((ev) => (ev.kind === 'tool-execution' && ev.convention !== 'mcp-semconv' ? [[spanKey(ev.span), ev.toolName] as const] : [])));
     } else {
-      this.parentsInCall = new Map();
-      this.toolSpansInCall = new Map();
+      this.parentsInCall = NO_PARENTS;
+      this.toolSpansInCall = NO_TOOL_SPANS;
     }
 
     // 3. Conversation ids: from the event itself, else from any span of its trace.
@@ -482,7 +487,7 @@ export class FootprintCore {
     // By start time; ties (instrumentations with millisecond clocks start a tool and the next
     // request in the same millisecond) by end time: the tool ends before the request it feeds.
     const cmp = (x: bigint, y: bigint) => (x < y ? -1 : x > y ? 1 : 0);
-    const ordered = [...events].sort((a, b) => cmp(a.startTimeUnixNano, b.startTimeUnixNano) || cmp(a.endTimeUnixNano, b.endTimeUnixNano));
+    const ordered = events.length <= 1 ? events : [...events].sort((a, b) => cmp(a.startTimeUnixNano, b.startTimeUnixNano) || cmp(a.endTimeUnixNano, b.endTimeUnixNano));
     const findings: Finding[] = [];
     if (this.config.checks) {
       for (const ev of ordered) findings.push(...this.check(ev, result));
@@ -490,7 +495,7 @@ export class FootprintCore {
 
     // 5. Findings onto their spans (or carrier spans), deduplicated per trace.
     const o = { redaction: this.config.redaction, quotedValueChars: limits.quotedValueChars, maxAttributeBytes: limits.maxWrittenAttributeBytes };
-    const lateKeys = new Set(lateSpans.map(spanKey));
+    const lateKeys = lateSpans.length === 0 ? NO_KEYS : new Set(lateSpans.map(spanKey));
     for (const f of findings) {
       const rec = this.traceRecord(f.tenant ?? NO_TENANT, f.span.traceId);
       const identity = findingIdentity(f);
@@ -547,6 +552,8 @@ export class FootprintCore {
   }
 
   private addDispositions(events: readonly ModelEvent[], spans: readonly SpanData[], result: ProcessResult): void {
+    // No turn, no request, no root and nothing late (a tool span, most often): no disposition to write.
+    if (this.lateInCall.size === 0 && !events.some((ev) => ev.kind === 'agent-turn' || ev.kind === 'llm-request') && spans.every((s) => s.parentSpanId && !s.parentIsRemote)) return;
     const { limits, tenantAttribute } = this.config;
     // By tenant + trace id (trace-key.ts): each tenant's part of a trace gets its own disposition, on its own span.
     const targets = new Map<string, { key: string; time: bigint }>();
@@ -587,14 +594,17 @@ export class FootprintCore {
         this.addTallies(tenant, traceId, tallies);
       }
       // `findings` counts findings written (one per defect per trace), not re-detections.
-      const rows = dispositionRows(CHECK_CATALOG, this.talliesOf(traceId, tenant)).map((r) => ({ ...r, findings: written?.get(r.check) ?? 0 }));
+      let rows: CheckTally[] | undefined;
+      const rowsOf = () => (rows ??= dispositionRows(CHECK_CATALOG, this.talliesOf(traceId, tenant)).map((r) => ({ ...r, findings: written?.get(r.check) ?? 0 })));
       const ledger = { spans: rec?.ledgerFromSpans ?? 0, windows: rec?.ledgerFromWindows ?? 0 };
-      const ev = this.dispositions.event(rows, llmRequests, target.time, limits.maxWrittenAttributeBytes, ledger);
+      // A turn like one seen before (most are) is answered without making its rows.
+      const key = `k${dispositionKey(rec, CHECK_CATALOG, llmRequests, limits.maxWrittenAttributeBytes, ledger, written)}`;
+      const ev = this.dispositions.eventByKey(key, rowsOf, llmRequests, target.time, limits.maxWrittenAttributeBytes, ledger);
       // How the checks were armed: those inference armed beyond the declarations are named.
       if (this.inferredChecks !== '') ev.attributes[ATTR_DISPOSITION_INFERRED] = this.inferredChecks;
       const ann = annotationFor(result, target.key);
       ann.events.push(ev);
-      if (this.config.evaluationEvents === 'all') ann.events.push(...turnEvaluations(rows, target.time, evaluationErrorType, limits.maxWrittenAttributeBytes));
+      if (this.config.evaluationEvents === 'all') ann.events.push(...turnEvaluations(rowsOf(), target.time, evaluationErrorType, limits.maxWrittenAttributeBytes));
     }
   }
 
@@ -656,9 +666,12 @@ export class FootprintCore {
     }
   }
 
-  /** The seams' context for one tenant's event (its turn's tallies are that tenant's). */
+  /** The seams' context for one tenant's event (its turn's tallies are that tenant's): one per tenant, made once (it holds only fixed parts and bound methods). */
+  private readonly seams = new Map<string, SeamContext>();
   private seamContext(tenant: string): SeamContext {
-    return {
+    const made = this.seams.get(tenant);
+    if (made) return made;
+    const ctx: SeamContext = {
       limits: this.config.limits,
       conversations: this.conversations,
       declarations: this.config.declarations,
@@ -667,6 +680,8 @@ export class FootprintCore {
       anyArgumentsFrom: (tenant) => this.anyArgumentsFrom(tenant),
       talliesOf: (traceId) => this.talliesOf(traceId, tenant),
     };
+    if (this.seams.size < MAX_SEAM_CONTEXTS) this.seams.set(tenant, ctx);
+    return ctx;
   }
 
   /** Runs the seam checks of one event and records tallies and side events; returns its findings. */
@@ -786,6 +801,15 @@ export class FootprintCore {
     return info;
   }
 }
+
+/** Shared empty collections for the common call (one span, no log records, no late content, no MCP): never written to. */
+const NO_KEYS: ReadonlySet<string> = new Set();
+/** Tenants whose seam context is kept (one object each); past it a context is made per event. */
+const MAX_SEAM_CONTEXTS = 256;
+const NO_LOGS: ReadonlyMap<string, LogData[]> = new Map();
+const NO_SPANS: ReadonlyMap<string, SpanData> = new Map();
+const NO_PARENTS: ReadonlyMap<string, string | undefined> = new Map();
+const NO_TOOL_SPANS: ReadonlyMap<string, string> = new Map();
 
 /** Diagnostics the seams' checks add to one batch's result (a bad tool schema is reported once while cached). */
 const MAX_SEAM_DIAGNOSTICS = 1000;

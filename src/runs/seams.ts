@@ -163,12 +163,21 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
   // The history as it stands now: a later request's strings are never "served earlier" to this one.
   const historyLength = state.served.length;
   let earlier: EarlierServed[] | undefined;
-  const earlierServed = () => {
+  let inWindow: Set<number> | undefined;
+  const earlierServed = (needle?: string) => {
     if (earlier) return earlier;
-    const inWindow = new Set(frame.served.map((s) => servedKey(s.text)));
-    earlier = [];
-    for (let i = 0; i < historyLength; i++) if (!inWindow.has(state.served.keyAt(i))) earlier.push(state.served.record(i));
-    return earlier;
+    // Given what a finding looks for, only the strings whose bytes hold its run of characters
+    // that have no case (a search of the history's bytes, nothing decoded): the others cannot.
+    const run = needle !== undefined ? caselessRun(needle) : undefined;
+    const holding = run !== undefined ? state.served.textsHolding(run, historyLength) : undefined;
+    const out: EarlierServed[] = [];
+    for (let i = 0; i < historyLength; i++) {
+      if (holding !== undefined && holding[i] === 0) continue;
+      inWindow ??= new Set(frame.served.map((s) => servedKey(s.text)));
+      if (!inWindow.has(state.served.keyAt(i))) out.push(state.served.record(i));
+    }
+    if (run === undefined) earlier = out;
+    return out;
   };
   const presentResultTools = resultToolsOf(req, state);
 
@@ -278,8 +287,7 @@ function checkCalls(ctx: SeamContext, req: LlmRequest, frame: Frame, declaration
   if (!infer) return;
   // The turn's calls are read only when a chosen call repeats one the window shows (the usual request repeats none).
   const raw = req.toolCalls.length > 0 ? rawTurnCalls(req.input) : [];
-  const chosen = new Set(req.toolCalls.map((c) => `${c.name}\u0000${canonical(c.arguments)}`));
-  const repeats = raw.some((c) => c.served && chosen.has(`${c.toolName}\u0000${canonical(c.arguments)}`));
+  const repeats = raw.length > 0 && repeatsAChosenCall(req.toolCalls, raw);
   const repeated = repeatedCalls({
     span: req.span,
     toolCalls: req.toolCalls,
@@ -290,6 +298,24 @@ function checkCalls(ctx: SeamContext, req: LlmRequest, frame: Frame, declaration
   });
   out.findings.push(...repeated.findings);
   out.tallies.push(repeated.tally);
+}
+
+/**
+ * The longest run (at least 3 characters) of `needle` (lower-cased) made of characters no case
+ * mapping produces but from themselves (ASCII digits and punctuation), as UTF-8: a text whose lower
+ * case holds the needle holds this run as it is. Undefined when the needle has none.
+ */
+const CASELESS_RUN = /[0-9 !-/:-@[-`{-~]{3,}/g;
+function caselessRun(needle: string): Buffer | undefined {
+  let best = '';
+  for (const m of needle.matchAll(CASELESS_RUN)) if (m[0].length > best.length) best = m[0];
+  return best === '' ? undefined : Buffer.from(best, 'latin1');
+}
+
+/** Whether a chosen call repeats, name and arguments, a call the window shows was served. */
+function repeatsAChosenCall(toolCalls: readonly ToolCall[], raw: ReturnType<typeof rawTurnCalls>): boolean {
+  const chosen = new Set(toolCalls.map((c) => `${c.name}\u0000${canonical(c.arguments)}`));
+  return raw.some((c) => c.served && chosen.has(`${c.toolName}\u0000${canonical(c.arguments)}`));
 }
 
 /**
@@ -370,8 +396,14 @@ export function checkExecution(ctx: SeamContext, state: ConversationState, ex: T
  */
 function recordWindowReads(ctx: SeamContext, state: ConversationState, req: LlmRequest, out: SeamOutcome): void {
   // A long conversation's window repeats every earlier result, most with their row by now: only
-  // the others are paired (rowOfCall below still decides, for rows recorded without an id).
-  for (const c of windowCalls(req.input, withoutRow(state.ledger))) {
+  // the others are paired (rowOfCall below still decides, for rows recorded without an id), and
+  // of those only calls the conversation saw chosen or that may be this turn's (an id the window
+  // shows after its last user message): the others are passed over below anyway.
+  const noRow = withoutRow(state.ledger);
+  const input = req.input;
+  let late: Set<string> | undefined;
+  for (let i = lastUserIndex(input) + 1; i < input.length; i++) for (const p of input[i]!.parts) if ((p.type === 'tool-call' || p.type === 'tool-result') && p.id !== undefined) (late ??= new Set()).add(p.id);
+  for (const c of windowCalls(input, (id) => (state.chosen.has(id) || late?.has(id) === true) && noRow(id))) {
     const chosen = state.chosen.get(c.callId);
     if (!chosen && !c.thisTurn) continue;
     const toolName = c.toolName ?? chosen?.toolName;

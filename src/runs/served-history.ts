@@ -1,7 +1,7 @@
-// A conversation's served history (issue 11): the strings its earlier requests were served, first
-// sighting of each, in request order, kept in one byte store off the JS heap: the texts, call ids
-// and tool names as UTF-8 from its start, and one 32-byte record of numbers per string (the text's
-// key, request, message, source, where its bytes end) from its end. A history that lives as long as
+// A conversation's served history (issues 11, 36): the strings its earlier requests were served,
+// first sighting of each, in request order, kept off the JS heap: the texts, call ids and tool
+// names as UTF-8 in text chunks, and one 40-byte record of numbers per string (the text's key,
+// request, message, source, its chunk and where its bytes start and end) in a store of its own. A history that lives as long as
 // its conversation is then not copied by every young-generation collection (kept as strings, it cost
 // the service ~10 % of its CPU). A text is read back as a string only when a check needs it (a
 // finding's witnesses, the earlier user messages an answer's check reads): short-lived strings
@@ -13,15 +13,17 @@ import type { ServedSource, ServedString } from './frame.js';
 import type { EarlierServed } from '../checks/unsupported-argument.js';
 
 /** One record's bytes, and where each number sits in it. */
-export const RECORD_BYTES = 32;
+export const RECORD_BYTES = 40;
 const RECORD = RECORD_BYTES;
 const KEY = 0; // float64: the key is a 53-bit integer
 const REQUEST = 8; // uint32
 const MESSAGE = 12; // int32
 const META = 16; // uint32: source | flags
-const TEXT_END = 20; // uint32, as the three below: where the bytes end
-const CALL_ID_END = 24;
-const TOOL_NAME_END = 28;
+const CHUNK = 20; // uint32: which text chunk holds the record's bytes
+const TEXT_START = 24; // uint32, as the three below: where its bytes start and where each part ends
+const TEXT_END = 28;
+const CALL_ID_END = 32;
+const TOOL_NAME_END = 36;
 
 const SOURCES: readonly ServedSource[] = ['system', 'user', 'tool-result', 'tool-schema'];
 const SOURCE_MASK = 3;
@@ -33,10 +35,16 @@ const USER = SOURCES.indexOf('user');
 const SCAN_UP_TO = 16;
 
 /**
- * Bytes the history holds besides its store's capacity: this object, the store's view and its
- * buffer's bookkeeping (~190 bytes for the view measured, plus the allocation's own).
+ * Bytes the history holds besides its stores' capacities: this object, its two stores' views and
+ * their buffers' bookkeeping (~190 bytes a view measured, plus the allocations' own).
  */
-export const HISTORY_FIXED_BYTES = 288;
+export const HISTORY_FIXED_BYTES = 448;
+/** Each text chunk after the first: its view and its buffer's bookkeeping. */
+export const CHUNK_BYTES = 160;
+/** A text chunk smaller than this grows in place (a copy of at most this much); past it, the next request's texts go to a chunk of their own. */
+const CHUNK_IN_PLACE = 4096;
+/** The most a new chunk holds beyond the request's own texts: half the history's texts so far, at most this. */
+const CHUNK_AHEAD = 64 * 1024;
 /** Bytes of one key in the index kept past SCAN_UP_TO records (its Set slot and number). */
 const INDEX_BYTES_PER_KEY = 40;
 
@@ -49,15 +57,29 @@ export interface ServedAddition {
   served: Pick<ServedString, 'source' | 'message' | 'text' | 'callId' | 'toolName'>;
 }
 
-/** The store's size for `need` bytes when `have` are too few: an eighth more, so appends copy rarely. */
+/** A store's size for `need` bytes when `have` are too few: an eighth more, so small appends copy rarely. */
 function grown(have: number, need: number): number {
   return need <= have ? have : need + (need >> 3) + 64;
 }
 
+/** The records store's size for `need` bytes: an eighth more while small, half again past 2 KiB (a request adds a few records: it would copy them all each time). */
+function grownRecords(have: number, need: number): number {
+  return need <= have ? have : Math.max(grown(have, need), have < 2048 ? 0 : have + (have >> 1));
+}
+
+/**
+ * A conversation's served history. Texts and labels are appended to chunks (issue 36: a long
+ * conversation's history was copied whole each time a request added to it; now a request's texts
+ * past the first few KiB go to a chunk of their own and nothing is copied), the records to a store
+ * of their own.
+ */
 export class ServedHistory {
-  /** Texts and labels from the start (`used` bytes), records from the end (`count` of them). */
-  private store: Buffer = EMPTY;
+  /** Text chunks; the last one has `used` bytes written. */
+  private chunks: Buffer[] = [];
   private used = 0;
+  private textCapacity = 0;
+  /** The records, RECORD bytes each, `count` of them. */
+  private records: Buffer = EMPTY;
   private count = 0;
   private index: Set<number> | undefined;
 
@@ -65,15 +87,15 @@ export class ServedHistory {
     return this.count;
   }
 
-  /** Estimated bytes held: the store's size, the index, the fixed part once anything is kept. */
+  /** Estimated bytes held: the stores' sizes, the index, the fixed part once anything is kept. */
   get bytes(): number {
     if (this.count === 0) return 0;
-    return HISTORY_FIXED_BYTES + this.store.length + (this.index ? this.index.size * INDEX_BYTES_PER_KEY : 0);
+    return HISTORY_FIXED_BYTES + this.textCapacity + Math.max(0, this.chunks.length - 1) * CHUNK_BYTES + this.records.length + (this.index ? this.index.size * INDEX_BYTES_PER_KEY : 0);
   }
 
   /** Where record i starts. */
   private at(i: number): number {
-    return this.store.length - (i + 1) * RECORD;
+    return i * RECORD;
   }
 
   /** True when a string with this key was kept. */
@@ -83,6 +105,16 @@ export class ServedHistory {
     return false;
   }
 
+  /** Where `labelled` more bytes of text go: into the last chunk as it is, the last chunk grown in place, or a new chunk. */
+  private placeFor(labelled: number): { kind: 'fits' } | { kind: 'grow'; size: number } | { kind: 'new'; size: number } {
+    const last = this.chunks[this.chunks.length - 1];
+    if (last !== undefined && this.used + labelled <= last.length) return { kind: 'fits' };
+    if (last !== undefined && last.length < CHUNK_IN_PLACE) return { kind: 'grow', size: grown(last.length, this.used + labelled) };
+    // A new chunk room for what the history has grown by so far, up to CHUNK_AHEAD (a long
+    // conversation then allocates a chunk every few requests, not every request).
+    return { kind: 'new', size: grown(0, Math.max(labelled, Math.min(CHUNK_AHEAD, this.textCapacity >> 1))) };
+  }
+
   /**
    * What `bytes` would be after adding these (none of them kept yet), without adding them.
    * `labelled`: their labelledLength, when the caller already has it.
@@ -90,49 +122,62 @@ export class ServedHistory {
   bytesAfter(additions: readonly ServedAddition[], labelled = labelledLength(additions)): number {
     if (additions.length === 0) return this.bytes;
     const count = this.count + additions.length;
-    const size = grown(this.store.length, this.used + labelled + count * RECORD);
-    return HISTORY_FIXED_BYTES + size + (count > SCAN_UP_TO ? count * INDEX_BYTES_PER_KEY : 0);
+    const place = this.placeFor(labelled);
+    const last = this.chunks[this.chunks.length - 1];
+    const text = place.kind === 'fits' ? this.textCapacity : place.kind === 'grow' ? this.textCapacity - last!.length + place.size : this.textCapacity + place.size;
+    const chunks = this.chunks.length + (place.kind === 'new' ? 1 : 0);
+    return HISTORY_FIXED_BYTES + text + Math.max(0, chunks - 1) * CHUNK_BYTES + grownRecords(this.records.length, count * RECORD) + (count > SCAN_UP_TO ? count * INDEX_BYTES_PER_KEY : 0);
   }
 
   /** Appends records, in order (the caller has checked that none is kept and that they fit its bounds). */
   add(additions: readonly ServedAddition[], labelled = labelledLength(additions)): void {
     if (additions.length === 0) return;
-    this.reserve(this.used + labelled + (this.count + additions.length) * RECORD);
+    const place = this.placeFor(labelled);
+    if (place.kind === 'grow') {
+      // Its own allocation: a pooled slice would keep a shared 8 KiB slab alive.
+      const last = this.chunks[this.chunks.length - 1]!;
+      const chunk = Buffer.allocUnsafeSlow(place.size);
+      last.copy(chunk, 0, 0, this.used);
+      this.chunks[this.chunks.length - 1] = chunk;
+      this.textCapacity += place.size - last.length;
+    } else if (place.kind === 'new') {
+      this.chunks.push(Buffer.allocUnsafeSlow(place.size));
+      this.used = 0;
+      this.textCapacity += place.size;
+    }
+    const need = (this.count + additions.length) * RECORD;
+    if (need > this.records.length) {
+      const records = Buffer.allocUnsafeSlow(grownRecords(this.records.length, need));
+      this.records.copy(records, 0, 0, this.count * RECORD);
+      this.records = records;
+    }
     for (const a of additions) this.append(a);
-  }
-
-  private reserve(need: number): void {
-    const size = grown(this.store.length, need);
-    if (size === this.store.length) return;
-    // Its own allocation: a pooled slice would keep a shared 8 KiB slab alive.
-    const store = Buffer.allocUnsafeSlow(size);
-    this.store.copy(store, 0, 0, this.used);
-    const records = this.count * RECORD;
-    this.store.copy(store, size - records, this.store.length - records);
-    this.store = store;
   }
 
   private append(a: ServedAddition): void {
     const s = a.served;
-    const store = this.store;
+    const chunk = this.chunks[this.chunks.length - 1]!;
+    const records = this.records;
     let meta = SOURCES.indexOf(s.source) & SOURCE_MASK;
     const r = this.at(this.count);
-    this.used += store.write(s.text, this.used, 'utf8');
-    store.writeUInt32LE(this.used, r + TEXT_END);
+    records.writeUInt32LE(this.chunks.length - 1, r + CHUNK);
+    records.writeUInt32LE(this.used, r + TEXT_START);
+    this.used += chunk.write(s.text, this.used, 'utf8');
+    records.writeUInt32LE(this.used, r + TEXT_END);
     if (s.callId !== undefined) {
       meta |= HAS_CALL_ID;
-      this.used += store.write(s.callId, this.used, 'utf8');
+      this.used += chunk.write(s.callId, this.used, 'utf8');
     }
-    store.writeUInt32LE(this.used, r + CALL_ID_END);
+    records.writeUInt32LE(this.used, r + CALL_ID_END);
     if (s.toolName !== undefined) {
       meta |= HAS_TOOL_NAME;
-      this.used += store.write(s.toolName, this.used, 'utf8');
+      this.used += chunk.write(s.toolName, this.used, 'utf8');
     }
-    store.writeUInt32LE(this.used, r + TOOL_NAME_END);
-    store.writeDoubleLE(a.key, r + KEY);
-    store.writeUInt32LE(a.request, r + REQUEST);
-    store.writeInt32LE(s.message, r + MESSAGE);
-    store.writeUInt32LE(meta, r + META);
+    records.writeUInt32LE(this.used, r + TOOL_NAME_END);
+    records.writeDoubleLE(a.key, r + KEY);
+    records.writeUInt32LE(a.request, r + REQUEST);
+    records.writeInt32LE(s.message, r + MESSAGE);
+    records.writeUInt32LE(meta, r + META);
     this.count++;
     if (this.index) this.index.add(a.key);
     else if (this.count > SCAN_UP_TO) {
@@ -142,44 +187,81 @@ export class ServedHistory {
   }
 
   keyAt(i: number): number {
-    return this.store.readDoubleLE(this.at(i) + KEY);
+    return this.records.readDoubleLE(this.at(i) + KEY);
   }
 
   requestAt(i: number): number {
-    return this.store.readUInt32LE(this.at(i) + REQUEST);
+    return this.records.readUInt32LE(this.at(i) + REQUEST);
   }
 
   sourceAt(i: number): ServedSource {
-    return SOURCES[this.store.readUInt32LE(this.at(i) + META) & SOURCE_MASK]!;
+    return SOURCES[this.records.readUInt32LE(this.at(i) + META) & SOURCE_MASK]!;
   }
 
-  private startOf(i: number): number {
-    return i === 0 ? 0 : this.store.readUInt32LE(this.at(i - 1) + TOOL_NAME_END);
+  private chunkOf(i: number): Buffer {
+    return this.chunks[this.records.readUInt32LE(this.at(i) + CHUNK)]!;
   }
 
-  /** The text of record i, decoded from the store (a new string each call). */
+  /** The text of record i, decoded from its chunk (a new string each call). */
   textAt(i: number): string {
-    return this.store.toString('utf8', this.startOf(i), this.store.readUInt32LE(this.at(i) + TEXT_END));
+    const r = this.at(i);
+    return this.chunkOf(i).toString('utf8', this.records.readUInt32LE(r + TEXT_START), this.records.readUInt32LE(r + TEXT_END));
+  }
+
+  /**
+   * For each of the first `count` records, 1 when the UTF-8 bytes of its text hold `bytes`: one
+   * search of each chunk (nothing decoded), its places then given to the records they fall in.
+   */
+  textsHolding(bytes: Uint8Array, count = this.count): Uint8Array {
+    const out = new Uint8Array(count);
+    if (bytes.length === 0) return out.fill(1);
+    const records = this.records;
+    let i = 0;
+    for (let c = 0; c < this.chunks.length && i < count; c++) {
+      const chunk = this.chunks[c]!;
+      // The chunk's records are consecutive; each place is matched to them in order.
+      let at = chunk.indexOf(bytes);
+      while (i < count && records.readUInt32LE(this.at(i) + CHUNK) === c) {
+        const start = records.readUInt32LE(this.at(i) + TEXT_START);
+        const end = records.readUInt32LE(this.at(i) + TEXT_END);
+        while (at >= 0 && at < start) at = chunk.indexOf(bytes, at + 1);
+        // The first place at or after the text's start: inside it, or in none of it (any later place ends later).
+        if (at >= 0 && at + bytes.length <= end) out[i] = 1;
+        i++;
+      }
+    }
+    return out;
+  }
+
+  /** Whether the UTF-8 bytes of record i's text hold `bytes` (a search of the store, nothing decoded). */
+  textHolds(i: number, bytes: Uint8Array): boolean {
+    const r = this.at(i);
+    const start = this.records.readUInt32LE(r + TEXT_START);
+    const end = this.records.readUInt32LE(r + TEXT_END);
+    if (end - start < bytes.length) return false;
+    const at = this.chunkOf(i).indexOf(bytes, start);
+    return at >= 0 && at + bytes.length <= end;
   }
 
   /** The user messages' texts, in order, decoded from the store (new strings each call). */
   userTexts(): string[] {
     const out: string[] = [];
-    for (let i = 0; i < this.count; i++) if ((this.store.readUInt32LE(this.at(i) + META) & SOURCE_MASK) === USER) out.push(this.textAt(i));
+    for (let i = 0; i < this.count; i++) if ((this.records.readUInt32LE(this.at(i) + META) & SOURCE_MASK) === USER) out.push(this.textAt(i));
     return out;
   }
 
   /** Record i as the checks read it. */
   record(i: number): EarlierServed {
-    const store = this.store;
+    const records = this.records;
+    const chunk = this.chunkOf(i);
     const r = this.at(i);
-    const meta = store.readUInt32LE(r + META);
-    const textEnd = store.readUInt32LE(r + TEXT_END);
-    const callIdEnd = store.readUInt32LE(r + CALL_ID_END);
-    const text = store.toString('utf8', this.startOf(i), textEnd);
-    const out: EarlierServed = { source: SOURCES[meta & SOURCE_MASK]!, message: store.readInt32LE(r + MESSAGE), text, request: store.readUInt32LE(r + REQUEST) };
-    if (meta & HAS_CALL_ID) out.callId = store.toString('utf8', textEnd, callIdEnd);
-    if (meta & HAS_TOOL_NAME) out.toolName = store.toString('utf8', callIdEnd, store.readUInt32LE(r + TOOL_NAME_END));
+    const meta = records.readUInt32LE(r + META);
+    const textEnd = records.readUInt32LE(r + TEXT_END);
+    const callIdEnd = records.readUInt32LE(r + CALL_ID_END);
+    const text = chunk.toString('utf8', records.readUInt32LE(r + TEXT_START), textEnd);
+    const out: EarlierServed = { source: SOURCES[meta & SOURCE_MASK]!, message: records.readInt32LE(r + MESSAGE), text, request: records.readUInt32LE(r + REQUEST) };
+    if (meta & HAS_CALL_ID) out.callId = chunk.toString('utf8', textEnd, callIdEnd);
+    if (meta & HAS_TOOL_NAME) out.toolName = chunk.toString('utf8', callIdEnd, records.readUInt32LE(r + TOOL_NAME_END));
     return out;
   }
 
@@ -190,17 +272,17 @@ export class ServedHistory {
     return out;
   }
 
-  /** An independent copy (its store at the size it uses). */
+  /** An independent copy (its texts in one chunk, its stores at the sizes they use). */
   clone(): ServedHistory {
     const h = new ServedHistory();
     if (this.count === 0) return h;
-    const records = this.count * RECORD;
-    h.store = Buffer.allocUnsafeSlow(this.used + records);
-    this.store.copy(h.store, 0, 0, this.used);
-    this.store.copy(h.store, this.used, this.store.length - records);
-    h.used = this.used;
-    h.count = this.count;
-    if (this.index) h.index = new Set(this.index);
+    const records = this.all();
+    const additions = records.map((r, i) => ({ key: this.keyAt(i), request: r.request, served: r }));
+    const labelled = labelledLength(additions);
+    h.chunks = [Buffer.allocUnsafeSlow(labelled)];
+    h.textCapacity = labelled;
+    h.records = Buffer.allocUnsafeSlow(this.count * RECORD);
+    for (const a of additions) h.append(a);
     return h;
   }
 

@@ -208,6 +208,38 @@ export function negated(t: CheckTally): CheckTally {
   };
 }
 
+/**
+ * What the turn's disposition rows (dispositionRows over the record's tallies, each check's
+ * `findings` the count written) are made of, as one string, read from the record without making
+ * the rows (issue 36): equal keys for equal rows, request counts, byte bounds and ledger sources,
+ * so the disposition cache answers a turn like one seen before without building its rows.
+ */
+export function dispositionKey(rec: TraceRecord | undefined, catalog: readonly { id: string; seam: Seam }[], llmRequests: number, maxBytes: number, ledger: { spans: number; windows: number }, written: ReadonlyMap<string, number> | undefined): string {
+  let s = `${llmRequests}\u0001${maxBytes}\u0001${ledger.spans}\u0001${ledger.windows}`;
+  const tallies = rec?.tallies;
+  const reasons = rec?.reasons;
+  for (const c of catalog) {
+    const findings = written?.get(c.id) ?? 0;
+    let at = -1;
+    if (tallies !== undefined) {
+      for (let i = 0; i < tallies.length; i += TALLY_WIDTH) {
+        if (PAIRS[tallies[i]!]!.check === c.id) {
+          at = i;
+          break;
+        }
+      }
+    }
+    if (at < 0) {
+      s += `\u0001${c.id}\u0002${c.seam}\u00020\u0002${findings}\u00020\u00020`;
+      continue;
+    }
+    const pair = tallies![at]!;
+    s += `\u0001${c.id}\u0002${PAIRS[pair]!.seam}\u0002${tallies![at + 1]}\u0002${findings}\u0002${tallies![at + 3]}\u0002${tallies![at + 4]}`;
+    if (reasons !== undefined) for (let j = 0; j < reasons.length; j += REASON_WIDTH) if (reasons[j] === pair) s += `\u0003${reasons[j + 1]}\u0004${reasons[j + 2]}`;
+  }
+  return s;
+}
+
 /** The record's tallies as CheckTally objects (new ones each call), in the order first tallied. */
 export function talliesOfRecord(rec: TraceRecord | undefined): CheckTally[] {
   const tallies = rec?.tallies;

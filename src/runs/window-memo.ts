@@ -1,12 +1,7 @@
-// The core's memo of each conversation's last input window (issue 11): the raw JSON up to its
-// closing `]` and the messages read from it, so the conversation's next request, whose window
-// repeats it, parses only what is new (src/conventions/genai-window.ts decides when that holds).
-// A window's messages are kept when it is the conversation's first or it extended the window kept
-// before it; a window that did not (edited, trimmed or unrelated history: a sliding window, agents
-// of their own under one id) is kept as its raw JSON alone (a string the span holds anyway), so the
-// next window can still show that it extends it. Kept messages outlive the young generation: kept
-// for every window of a service batch whose conversations never extended, they cost ~15 % of its
-// CPU in GC.
+// The core's memo of each conversation's last input window (issues 11, 36): its raw JSON, the raw
+// JSON of each of its messages and the messages read from them, so the
+// conversation's next request parses only the messages it did not hold
+// (src/conventions/genai-window.ts decides what is reused).
 // A bounded cache (entries, bytes, idle expiry), never a source of truth: an evicted or missing
 // entry only means the next request is read in full. Must never hold more than its bounds.
 
@@ -14,17 +9,32 @@ import type { PriorWindow, WindowMemo } from '../conventions/types.js';
 import { WINDOW_MEMO_LIMITS } from '../limits.js';
 import { BoundedMap } from './bounded-map.js';
 
-/** Estimated bytes of one remembered window: its raw JSON as UTF-16, plus the message objects. */
+/** Estimated bytes of one message object of a remembered window besides its strings (the message, its parts array and parts). */
+const MESSAGE_BYTES = 96;
+
+/**
+ * Estimated bytes of one remembered window: its raw JSON (or its items' own copies) as UTF-16, the
+ * strings its messages were parsed into (at most as many characters as their raw JSON), where each
+ * item stands, and the message objects.
+ */
 export function windowBytes(w: PriorWindow): number {
-  return w.body.length * 2 + (w.messages?.length ?? 0) * 96 + 128;
+  let chars = 0;
+  if (w.body !== undefined) chars = w.body.length * 2;
+  else for (const raw of w.items ?? []) chars += raw.length * 2;
+  return chars * 2 + (w.bounds?.byteLength ?? 0) + w.messages.length * MESSAGE_BYTES + 128;
+}
+
+interface Kept {
+  window: PriorWindow;
+  bytes: number;
 }
 
 export class WindowMemos {
-  private readonly map: BoundedMap<PriorWindow>;
+  private readonly map: BoundedMap<Kept>;
   private totalBytes = 0;
 
   constructor(idleMs: number, now: () => number, private readonly maxBytes: number = WINDOW_MEMO_LIMITS.maxBytes) {
-    this.map = new BoundedMap({ maxEntries: WINDOW_MEMO_LIMITS.maxWindows, idleMs, now, onEvict: (_k, w) => (this.totalBytes -= windowBytes(w)) });
+    this.map = new BoundedMap({ maxEntries: WINDOW_MEMO_LIMITS.maxWindows, idleMs, now, onEvict: (_k, w) => (this.totalBytes -= w.bytes) });
   }
 
   get bytes(): number {
@@ -38,23 +48,21 @@ export class WindowMemos {
   /** The slot of one conversation (any stable key: a wrong one only costs a full read). */
   slot(key: string): WindowMemo {
     return {
-      prior: () => this.map.get(key),
-      remember: (w, extendsPrior) => this.remember(key, w, extendsPrior),
+      prior: () => this.map.get(key)?.window,
+      remember: (w) => this.remember(key, w),
     };
   }
 
-  private remember(key: string, window: Required<PriorWindow>, extendsPrior: boolean): void {
+  private remember(key: string, window: PriorWindow): void {
     const before = this.map.peek(key);
-    // Messages only for the conversation's first window or one that extends the window before.
-    const w: PriorWindow = extendsPrior || before === undefined ? window : { body: window.body };
-    const size = windowBytes(w);
     if (before) {
-      this.totalBytes -= windowBytes(before);
+      this.totalBytes -= before.bytes;
       this.map.delete(key);
     }
-    if (size > this.maxBytes / 4) return; // one huge window would push every other one out
-    this.map.set(key, w);
-    this.totalBytes += size;
+    const bytes = windowBytes(window);
+    if (bytes > this.maxBytes / 4) return; // one huge window would push every other one out
+    this.map.set(key, { window, bytes });
+    this.totalBytes += bytes;
     while (this.totalBytes > this.maxBytes && this.map.evictOldest()) {
       /* onEvict subtracts */
     }

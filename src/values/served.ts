@@ -120,7 +120,7 @@ function alnumProjection(text: string): string {
   return NON_ASCII.test(text) ? sigmaFolded(lettersAndDigits(text.normalize('NFKC'), false)) : lettersAndDigits(text, true);
 }
 /** Whether an ASCII text's letters and digits, lower-cased, hold `wanted` (lower-case ASCII letters and digits), without building them. */
-function asciiAlnumContains(text: string, wanted: string): boolean {
+export function asciiAlnumContains(text: string, wanted: string): boolean {
   const first = wanted.charCodeAt(0);
   const n = text.length;
   for (let i = 0; i < n; i++) {
@@ -139,6 +139,22 @@ function asciiAlnumContains(text: string, wanted: string): boolean {
     if (j === wanted.length) return true;
   }
   return false;
+}
+/**
+ * asciiAlnumContains as one regular expression (issue 36: the engine's scan, not a character loop
+ * in JS, over every served text of a window for an ungrounded identifier): `wanted`'s characters
+ * in order, either case for a letter, with anything but a letter or digit between them. Undefined
+ * unless `wanted` is lower-case ASCII letters and digits (then the loop decides).
+ */
+export function asciiAlnumPattern(wanted: string): RegExp | undefined {
+  if (!/^[a-z0-9]+$/.test(wanted)) return undefined;
+  let source = '';
+  for (let i = 0; i < wanted.length; i++) {
+    const c = wanted[i]!;
+    if (i > 0) source += '[^A-Za-z0-9]*';
+    source += c >= 'a' && c <= 'z' ? `[${c}${c.toUpperCase()}]` : c;
+  }
+  return new RegExp(source);
 }
 /** Greek final sigma is the one context-dependent lower-casing: compared as σ on both sides. */
 const sigmaFolded = (s: string) => s.replace(/ς/g, 'σ');
@@ -285,10 +301,11 @@ export class ServedValues {
   private mayServeIdentifier(alnum: string): boolean {
     const ascii = !NON_ASCII.test(alnum);
     const wanted = ascii ? alnum : sigmaFolded(alnum);
+    const pattern = ascii ? asciiAlnumPattern(wanted) : undefined;
     for (const src of this.sources) {
       const text = src.text;
       if (text.includes('\\')) return true;
-      if (ascii && !NON_ASCII.test(text) ? asciiAlnumContains(text, wanted) : alnumProjection(text).includes(wanted)) return true;
+      if (ascii && !NON_ASCII.test(text) ? (pattern ? pattern.test(text) : asciiAlnumContains(text, wanted)) : alnumProjection(text).includes(wanted)) return true;
     }
     return false;
   }

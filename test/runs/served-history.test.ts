@@ -1,10 +1,10 @@
-// The served history's compact form (issue 11): records read back exactly as they were added
+// The served history's compact form (issues 11, 36): records read back exactly as they were added
 // (texts of any width, call ids and tool names present or not), the user messages' texts in order,
 // keys found before and after the index takes over, the estimate is what it allocates, a copy is
 // independent, and a lone surrogate is kept as U+FFFD instead of throwing.
 
 import { describe, expect, it } from 'vitest';
-import { ServedHistory, HISTORY_FIXED_BYTES, RECORD_BYTES, type ServedAddition } from '../../src/runs/served-history.js';
+import { ServedHistory, CHUNK_BYTES, HISTORY_FIXED_BYTES, RECORD_BYTES, type ServedAddition } from '../../src/runs/served-history.js';
 import { servedKey } from '../../src/runs/conversations.js';
 import type { EarlierServed } from '../../src/checks/unsupported-argument.js';
 
@@ -53,10 +53,32 @@ describe('unit: ServedHistory', () => {
       expect(h.bytes).toBe(predicted);
     }
     // Every text in the store as UTF-8, a record each.
-    const used = h.all().reduce((n, r) => n + Buffer.byteLength(r.text), 0) + 60 * RECORD_BYTES;
-    expect(h.bytes).toBeGreaterThanOrEqual(HISTORY_FIXED_BYTES + used);
-    // The store within an eighth (plus 64 bytes) of what it uses, and the index past sixteen records.
-    expect(h.bytes).toBeLessThanOrEqual(HISTORY_FIXED_BYTES + Math.floor(used * 1.125) + 64 + 60 * 40);
+    const texts = h.all().reduce((n, r) => n + Buffer.byteLength(r.text), 0);
+    const records = 60 * RECORD_BYTES;
+    expect(h.bytes).toBeGreaterThanOrEqual(HISTORY_FIXED_BYTES + texts + records);
+    // The texts within an eighth (plus 64 bytes) of what they use, the records within half again
+    // (the records store grows by half once past 2 KiB), and the index past sixteen records.
+    expect(h.bytes).toBeLessThanOrEqual(HISTORY_FIXED_BYTES + Math.floor(texts * 1.125) + 64 + Math.floor(records * 1.5) + 64 + 60 * 40);
+  });
+
+  it('a long history grows by chunks: a request past the first few KiB of texts copies nothing that was kept before', () => {
+    const h = new ServedHistory();
+    const big = (request: number) => [addition(rec(`result ${request}: ${'x'.repeat(6000)}`, request)), addition({ source: 'user', message: request, text: `question ${request}`, request })];
+    for (let request = 1; request <= 12; request++) {
+      const predicted = h.bytesAfter(big(request));
+      h.add(big(request));
+      expect(h.bytes).toBe(predicted);
+    }
+    expect(h.length).toBe(24);
+    expect(h.all().map((r) => r.text)).toEqual(Array.from({ length: 12 }, (_, i) => big(i + 1).map((a) => a.served.text)).flat());
+    expect(h.textAt(22).length).toBe('result 12: '.length + 6000);
+    // A chunk made room for half the history before it (up to 64 KiB): fewer chunks than requests,
+    // and texts stored at most half again over what they use (plus a chunk's slack of an eighth).
+    const used = h.all().reduce((n, r) => n + Buffer.byteLength(r.text), 0);
+    expect(h.bytes).toBeLessThanOrEqual(HISTORY_FIXED_BYTES + Math.floor(used * 1.5 * 1.125) + 12 * 64 + 11 * CHUNK_BYTES + Math.floor(24 * RECORD_BYTES * 1.125) + 64 + 24 * 40);
+    expect(h.bytes).toBeLessThan(HISTORY_FIXED_BYTES + Math.floor(used * 1.125) + 12 * 64 + 11 * CHUNK_BYTES + Math.floor(24 * RECORD_BYTES * 1.125) + 64 + 24 * 40 + 16 * 1024);
+    const c = h.clone();
+    expect(c.all()).toEqual(h.all());
   });
 
   it('a copy is independent of the original', () => {
