@@ -18,6 +18,7 @@ import { agentTurnSpans, AGENT_WINDOW_BYTES } from './workload.mjs';
 import { median, round } from './lib.mjs';
 
 const BLOCKS = Number(process.argv[2] ?? 10);
+let sink = 0;
 const PER_BLOCK = 5;
 const spans = [];
 for (let t = 0; spans.length < 512; t++) spans.push(...agentTurnSpans({ traceId: `b0b0b0b0${t.toString(16).padStart(8, '0')}c0c0c0c000000001`, conversationId: `c-${t}`, salt: ` #${t % 10}`, windowBytes: AGENT_WINDOW_BYTES }));
@@ -41,7 +42,10 @@ const after = () => {
   const key = batchKey(r.value);
   const ann = annotationsFor(r.value.spans);
   const spansOut = merged(r.value.spans, ann);
-  return piecesLength(onwardTracePayload({ layout: r.value.layout, spans: r.value.spans, annotations: ann, carriers: [], spansOut, json: false })) + key.length;
+  // onwardTracePayload is async (it pauses when given a time slice); without one its work is all done
+  // before it returns, and the pieces are counted once the promise settles.
+  onwardTracePayload({ layout: r.value.layout, spans: r.value.spans, annotations: ann, carriers: [], spansOut, json: false }).then((p) => (sink += piecesLength(p)));
+  return key.length;
 };
 const cpu = (fn) => {
   const c = process.cpuUsage();
