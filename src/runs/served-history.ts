@@ -202,6 +202,21 @@ export class ServedHistory {
     return this.chunks[this.records.readUInt32LE(this.at(i) + CHUNK)]!;
   }
 
+  /**
+   * The record whose text is exactly `text` (its key `key`), the latest first; -1 when none. The
+   * keys are compared first, then the bytes' length, then the text decoded (keys can collide).
+   */
+  indexOfText(text: string, key: number): number {
+    if (this.index !== undefined && !this.index.has(key)) return -1;
+    for (let i = this.count - 1; i >= 0; i--) {
+      if (this.keyAt(i) !== key) continue;
+      const r = this.at(i);
+      if (this.records.readUInt32LE(r + TEXT_END) - this.records.readUInt32LE(r + TEXT_START) !== Buffer.byteLength(text, 'utf8')) continue;
+      if (this.textAt(i) === text) return i;
+    }
+    return -1;
+  }
+
   /** The text of record i, decoded from its chunk (a new string each call). */
   textAt(i: number): string {
     const r = this.at(i);
