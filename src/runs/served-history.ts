@@ -50,6 +50,20 @@ const INDEX_BYTES_PER_KEY = 40;
 
 const EMPTY = Buffer.alloc(0);
 
+/**
+ * Gives a store the history no longer reads back to the allocator now, not at the next full
+ * collection (issue 36): its ArrayBuffer is handed to a short-lived copy that dies in the young
+ * generation. A store outlives its request in the old generation, and freed only there, the stores
+ * a growing conversation left behind piled up in malloc's heap between full collections (bench/
+ * memory: 115 → 93 MB of malloc heap for 42 MB of stores). Only for a store nothing else holds.
+ */
+function freeNow(store: Buffer): void {
+  const ab = store.buffer as ArrayBuffer;
+  // Never a pooled slab (Buffer.allocUnsafeSlow gives each store its own).
+  if (ab.byteLength !== store.length || store.byteOffset !== 0) return;
+  structuredClone(ab, { transfer: [ab] });
+}
+
 /** One string to add: its text's key (servedKey) and what the record keeps of it. */
 export interface ServedAddition {
   key: number;
@@ -139,6 +153,7 @@ export class ServedHistory {
       const chunk = Buffer.allocUnsafeSlow(place.size);
       last.copy(chunk, 0, 0, this.used);
       this.chunks[this.chunks.length - 1] = chunk;
+      freeNow(last);
       this.textCapacity += place.size - last.length;
     } else if (place.kind === 'new') {
       this.chunks.push(Buffer.allocUnsafeSlow(place.size));
@@ -149,6 +164,7 @@ export class ServedHistory {
     if (need > this.records.length) {
       const records = Buffer.allocUnsafeSlow(grownRecords(this.records.length, need));
       this.records.copy(records, 0, 0, this.count * RECORD);
+      if (this.records !== EMPTY) freeNow(this.records);
       this.records = records;
     }
     for (const a of additions) this.append(a);
