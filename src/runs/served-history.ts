@@ -153,8 +153,8 @@ export class ServedHistory {
       const chunk = Buffer.allocUnsafeSlow(place.size);
       last.copy(chunk, 0, 0, this.used);
       this.chunks[this.chunks.length - 1] = chunk;
-      freeNow(last);
       this.textCapacity += place.size - last.length;
+      freeNow(last);
     } else if (place.kind === 'new') {
       this.chunks.push(Buffer.allocUnsafeSlow(place.size));
       this.used = 0;
