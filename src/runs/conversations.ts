@@ -13,6 +13,7 @@ import type { SpanRef } from '../model/telemetry.js';
 import { soleArgumentOf, type SoleArgument } from './sole-argument.js';
 import { ServedHistory, labelledLength, type ServedAddition } from './served-history.js';
 import { stringBytes } from './string-bytes.js';
+import { detachedRow, isLinkedRow, linkedRow, LINKED_RESULT_BYTES } from './history-result.js';
 import type { ValueMemo } from '../values/served.js';
 
 export interface ConversationState {
@@ -142,8 +143,9 @@ function valueBytes(value: unknown): number {
 }
 
 /** Estimated bytes of one ledger row as the conversation keeps it. */
-export function ledgerRowBytes(row: Pick<LedgerRow, 'arguments' | 'result'>): number {
-  return LEDGER_ROW_BYTES + valueBytes(row.result) + valueBytes(row.arguments);
+export function ledgerRowBytes(row: LedgerRow): number {
+  // A row whose result is read from the served history: the history counts the text.
+  return LEDGER_ROW_BYTES + (isLinkedRow(row) ? LINKED_RESULT_BYTES : valueBytes(row.result)) + valueBytes(row.arguments);
 }
 
 export class ConversationStore {
@@ -272,6 +274,26 @@ export class ConversationStore {
     return true;
   }
 
+  /**
+   * The window rows at [from, to) of the ledger whose result is a string the served history holds
+   * (exactly, at some record) read it from there from now on (history-result.ts): the history keeps
+   * the text as UTF-8, the row no second copy. Called once the request's strings are recorded.
+   * `moved(before, after)` is told of each row replaced.
+   */
+  linkResults(state: ConversationState, from: number, to: number, moved?: (before: LedgerRow, after: LedgerRow) => void): void {
+    const history = state.served;
+    for (let k = from; k < to && k < state.ledger.length; k++) {
+      const row = state.ledger[k]!;
+      if (row.source !== 'window' || isLinkedRow(row) || typeof row.result !== 'string' || row.result === '') continue;
+      const at = history.indexOfText(row.result, servedKey(row.result));
+      if (at < 0) continue;
+      const linked = linkedRow(row, history, at);
+      state.ledger[k] = linked;
+      this.charge(state, ledgerRowBytes(linked) - ledgerRowBytes(row));
+      moved?.(row, linked);
+    }
+  }
+
   /** Puts `row` in place of the ledger's row at `index` (a span row replacing the window row of the same call). */
   replaceRead(state: ConversationState, index: number, row: LedgerRow): void {
     const before = state.ledger[index];
@@ -328,7 +350,15 @@ export class ConversationStore {
     into.bytes += historyDelta;
     for (const t of orphan.resultTools) into.resultTools.add(t);
     for (const [id, c] of orphan.chosen) if (!into.chosen.has(id)) into.chosen.set(id, { ...c, request: offset + c.request });
-    for (const row of orphan.ledger) into.ledger.push(row.request !== undefined ? { ...row, request: offset + row.request } : row);
+    // A row reading its result from the orphan's history takes a copy of it (the history goes).
+    let detached = 0;
+    for (const row of orphan.ledger) {
+      const own = detachedRow(row);
+      if (own !== row) detached += ledgerRowBytes(own) - ledgerRowBytes(row);
+      into.ledger.push(own.request !== undefined ? { ...own, request: offset + own.request } : own);
+    }
+    this.totalBytes += detached;
+    into.bytes += detached;
     // The orphan's bytes were already counted in the total; they now belong to `into`.
     into.bytes += orphan.bytes;
     into.requests += orphan.requests;

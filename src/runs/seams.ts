@@ -86,6 +86,11 @@ const empty = (): SeamOutcome => ({ findings: [], tallies: [], externalGroundsUs
  * back from a shared store has none, and its tallies stay.
  */
 const windowRowTallies = new WeakMap<LedgerRow, readonly CheckTally[]>();
+/** A window row replaced by one reading its result from the history keeps what it was judged with. */
+function movedWindowRow(before: LedgerRow, after: LedgerRow): void {
+  const t = windowRowTallies.get(before);
+  if (t !== undefined) windowRowTallies.set(after, t);
+}
 
 /**
  * Window rows' tallies, one shared array per distinct content: most window rows are tallied alike
@@ -156,7 +161,9 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
   if (state.pendingChoice?.toolCalls.some((c) => c.id !== undefined && argumentsLost(c.arguments))) checkLostArguments(ctx, state, req.tenant, windowCallArguments(req.input), out);
   // Calls an earlier request chose without its span recording them, read from this window.
   if (state.pendingChoice?.unrecordedAt !== undefined) checkUnrecordedChoice(ctx, state, req, out);
+  const windowRowsFrom = state.ledger.length;
   recordWindowReads(ctx, state, req, out);
+  const windowRowsTo = state.ledger.length;
   const frame: Frame = buildFrame(req);
   // Computed only if a finding needs it, once: the served history grows with the conversation,
   // and hashing the whole window for it would cost every request.
@@ -214,6 +221,8 @@ export function checkRequest(ctx: SeamContext, state: ConversationState, req: Ll
   if (req.toolCalls.length === 0 && req.outputText.some((t) => t.trim() !== '')) checkAnswer(ctx, state, req, frame, out);
 
   ctx.conversations.recordServed(state, state.requests, frame.served, presentResultTools);
+  // The window rows just recorded read their results from the history from now on (no second copy).
+  if (windowRowsTo > windowRowsFrom) ctx.conversations.linkResults(state, windowRowsFrom, windowRowsTo, movedWindowRow);
   ctx.conversations.recordChosen(state, state.requests, req.toolCalls);
   // Calls to tools nobody has declared yet may still be judged if their own span declares them;
   // calls whose arguments were lost (`{}`) once their span or a later window gives them.

@@ -50,6 +50,20 @@ const INDEX_BYTES_PER_KEY = 40;
 
 const EMPTY = Buffer.alloc(0);
 
+/**
+ * Gives a store the history no longer reads back to the allocator now, not at the next full
+ * collection (issue 36): its ArrayBuffer is handed to a short-lived copy that dies in the young
+ * generation. A store outlives its request in the old generation, and freed only there, the stores
+ * a growing conversation left behind piled up in malloc's heap between full collections (bench/
+ * memory: 115 → 93 MB of malloc heap for 42 MB of stores). Only for a store nothing else holds.
+ */
+function freeNow(store: Buffer): void {
+  const ab = store.buffer as ArrayBuffer;
+  // Never a pooled slab (Buffer.allocUnsafeSlow gives each store its own).
+  if (ab.byteLength !== store.length || store.byteOffset !== 0) return;
+  structuredClone(ab, { transfer: [ab] });
+}
+
 /** One string to add: its text's key (servedKey) and what the record keeps of it. */
 export interface ServedAddition {
   key: number;
@@ -140,6 +154,7 @@ export class ServedHistory {
       last.copy(chunk, 0, 0, this.used);
       this.chunks[this.chunks.length - 1] = chunk;
       this.textCapacity += place.size - last.length;
+      freeNow(last);
     } else if (place.kind === 'new') {
       this.chunks.push(Buffer.allocUnsafeSlow(place.size));
       this.used = 0;
@@ -149,6 +164,7 @@ export class ServedHistory {
     if (need > this.records.length) {
       const records = Buffer.allocUnsafeSlow(grownRecords(this.records.length, need));
       this.records.copy(records, 0, 0, this.count * RECORD);
+      if (this.records !== EMPTY) freeNow(this.records);
       this.records = records;
     }
     for (const a of additions) this.append(a);
@@ -200,6 +216,21 @@ export class ServedHistory {
 
   private chunkOf(i: number): Buffer {
     return this.chunks[this.records.readUInt32LE(this.at(i) + CHUNK)]!;
+  }
+
+  /**
+   * The record whose text is exactly `text` (its key `key`), the latest first; -1 when none. The
+   * keys are compared first, then the bytes' length, then the text decoded (keys can collide).
+   */
+  indexOfText(text: string, key: number): number {
+    if (this.index !== undefined && !this.index.has(key)) return -1;
+    for (let i = this.count - 1; i >= 0; i--) {
+      if (this.keyAt(i) !== key) continue;
+      const r = this.at(i);
+      if (this.records.readUInt32LE(r + TEXT_END) - this.records.readUInt32LE(r + TEXT_START) !== Buffer.byteLength(text, 'utf8')) continue;
+      if (this.textAt(i) === text) return i;
+    }
+    return -1;
   }
 
   /** The text of record i, decoded from its chunk (a new string each call). */

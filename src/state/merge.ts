@@ -10,6 +10,7 @@
 import type { ConversationState } from '../runs/conversations.js';
 import { CHOSEN_BYTES, REQUEST_ID_BYTES, ledgerRowBytes, servedKey } from '../runs/conversations.js';
 import { ServedHistory } from '../runs/served-history.js';
+import { detachedRow } from '../runs/history-result.js';
 import type { EarlierServed } from '../checks/unsupported-argument.js';
 import type { LedgerRow } from '../model/ledger.js';
 
@@ -31,6 +32,12 @@ export function mergeConversation(store: ConversationState, local: ConversationS
     }
   });
   const shift = (request: number) => renumber.get(request) ?? request;
+  // Rows reading their results from a history (history-result.ts) take copies: out's history is another.
+  const storeLedger = store.ledger.map(detachedRow);
+  let detachedBytes = 0;
+  storeLedger.forEach((r, i) => {
+    if (r !== store.ledger[i]) detachedBytes += ledgerRowBytes(r) - ledgerRowBytes(store.ledger[i]!);
+  });
   const out: ConversationState = {
     key: store.key,
     requests: store.requests + newIds.length,
@@ -38,8 +45,8 @@ export function mergeConversation(store: ConversationState, local: ConversationS
     served: store.served.clone(),
     resultTools: new Set([...store.resultTools, ...local.resultTools]),
     chosen: new Map(store.chosen),
-    ledger: [...store.ledger],
-    bytes: store.bytes + newIds.length * REQUEST_ID_BYTES,
+    ledger: storeLedger,
+    bytes: store.bytes + detachedBytes + newIds.length * REQUEST_ID_BYTES,
     incomplete: store.incomplete || local.incomplete,
   };
   // The served history: the store's records and the local ones it lacks, ordered by request.
@@ -59,8 +66,9 @@ export function mergeConversation(store: ConversationState, local: ConversationS
   const have = new Set(out.ledger.map(rowId));
   for (const r of local.ledger) {
     if (have.has(rowId(r))) continue;
-    out.ledger.push(r.request !== undefined ? { ...r, request: shift(r.request) } : r);
-    out.bytes += ledgerRowBytes(r);
+    const own = detachedRow(r);
+    out.ledger.push(own.request !== undefined ? { ...own, request: shift(own.request) } : own);
+    out.bytes += ledgerRowBytes(own);
   }
   out.ledger.sort((a, b) => (a.startTimeUnixNano < b.startTimeUnixNano ? -1 : a.startTimeUnixNano > b.startTimeUnixNano ? 1 : 0));
   if (local.pendingChoice) {
