@@ -31,3 +31,4 @@ export interface Frame {
   /** Tool definitions the request carried (undefined: not recorded). */
   toolDefinitions?: ToolDefinition[];
 }
+
