@@ -251,6 +251,8 @@ export class ServedGrounds {
   private readonly views: View[];
   /** Whole tokens and segment runs -> first view holding them; only for many values over a large window. */
   private index: Map<string, number> | undefined;
+  /** Readings this request was the first to need (mayHoldRun): searched, their bits left to a later request. */
+  private neededNow: Set<ServedReadings> | undefined;
   constructor(served: readonly ServedString[], values = 0, parts?: readonly (object | undefined)[]) {
     this.views = served.map((s, i) => {
       const original = s.source === 'tool-schema' ? withoutExamples(s.text) : s.text;
@@ -432,13 +434,24 @@ export class ServedGrounds {
 
   /**
    * False only when neither the string's lower case nor its decoded one has a run with the
-   * needle's bits. A string with readings kept across requests has its bits made once and kept;
-   * one without (tool-schema text, a frame built without them) is always searched.
+   * needle's bits. A string with readings kept across requests has its bits made once, by the
+   * second request that needs it, and kept; one without (tool-schema text, a frame built without
+   * parts) or not needed before is searched.
    */
   private mayHoldRun(v: View, probe: number): boolean {
     if (v.part === undefined) return true;
     const r = (v.readings ??= readingsOf(v.part, v.original));
-    r.runs ??= runBits(this.rawOf(v));
+    if (r.runs === undefined) {
+      // Made when a second request needs the string: a string read by one request only (an
+      // ungrounded value's search of a window seen once) is searched as before, at no extra cost.
+      if (r.needed !== true) {
+        r.needed = true;
+        (this.neededNow ??= new Set()).add(r);
+        return true;
+      }
+      if (this.neededNow?.has(r) === true) return true;
+      r.runs = runBits(this.rawOf(v));
+    }
     if (hasBits(r.runs, probe)) return true;
     if (r.decodedRuns === undefined) {
       const d = this.decodedOf(v);

@@ -1,36 +1,36 @@
 // What grounding has read of one served string, kept with the message part the string was read
 // from (issue 36): a conversation's requests share the part objects of the history their windows
 // repeat (src/conventions/genai-window.ts, the window memo), so what was read of a string on one
-// request is found on the next. A property the part carries, not enumerable (no copy, JSON or
-// comparison of the part sees it), as genai-parts.ts NAMED_FROM_WINDOW. Made on first need (by
-// src/checks/argument-grounds.ts), never a source of truth: readings made of another text than the
-// part's are replaced. Their bytes are counted with the window memo's (src/runs/window-memo.ts).
-// Must never hold a string it was not given, nor do I/O.
+// request is found on the next. Kept in a WeakMap by the part (a property on the part would give
+// the parts new hidden classes, and every reader of parts slower access), so they go when the part
+// goes. Made on first need (by src/checks/argument-grounds.ts), never a source of truth: readings
+// made of another text than the part's are replaced. Their bytes are counted with the window
+// memo's (src/runs/window-memo.ts). Must never hold a string it was not given, nor do I/O.
 
 import type { Frame } from './frame.js';
 
 export interface ServedReadings {
   readonly text: string;
+  /** Some request needed the string: bits are made when another one needs it too. */
+  needed?: boolean;
   /** Bits of the hashes of the runs of the text's lower case (argument-grounds.ts runBits). */
   runs?: Uint32Array;
   /** The same of its JSON-decoded text; null when decoding does not change it. */
   decodedRuns?: Uint32Array | null;
 }
 
-const PART_READINGS = Symbol('footprint.servedReadings');
-type WithReadings = { [PART_READINGS]?: ServedReadings };
+const kept = new WeakMap<object, ServedReadings>();
 
-/** The readings kept with `part` for `text`, made (and kept, where the part takes a property) on first need. */
+/** The readings kept with `part` for `text`, made (and kept) on first need. */
 export function readingsOf(part: object, text: string): ServedReadings {
-  const had = (part as WithReadings)[PART_READINGS];
+  const had = kept.get(part);
   if (had !== undefined && had.text === text) return had;
   const r: ServedReadings = { text };
-  if (had !== undefined) (part as WithReadings)[PART_READINGS] = r;
-  else if (Object.isExtensible(part)) Object.defineProperty(part, PART_READINGS, { value: r, enumerable: false, writable: true, configurable: true });
+  kept.set(part, r);
   return r;
 }
 
-/** A readings object and its slot on the part. */
+/** A readings object and its WeakMap entry. */
 const READINGS_BYTES = 64;
 /** A typed array's own object and its ArrayBuffer's, beside its bytes (as src/runs/retained-bytes.ts). */
 const TYPED_ARRAY_BYTES = 96;
@@ -39,7 +39,7 @@ const TYPED_ARRAY_BYTES = 96;
 export function keptReadingsBytes(parts: Iterable<object>): number {
   let bytes = 0;
   for (const p of parts) {
-    const r = (p as WithReadings)[PART_READINGS];
+    const r = kept.get(p);
     if (r === undefined) continue;
     bytes += READINGS_BYTES + (r.runs !== undefined ? r.runs.byteLength + TYPED_ARRAY_BYTES : 0) + (r.decodedRuns ? r.decodedRuns.byteLength + TYPED_ARRAY_BYTES : 0);
   }
