@@ -147,10 +147,7 @@ export const EXPLAIN_LIMITS = Object.freeze({
 export const WINDOW_MEMO_LIMITS = Object.freeze({
   /** Conversations whose last window is remembered. */
   maxWindows: 1000,
-  /**
-   * Estimated bytes of all remembered windows (UTF-16 of the raw JSON, plus a little per message,
-   * plus the run bits grounding keeps with their served strings: src/model/served-readings.ts).
-   */
+  /** Estimated bytes of all remembered windows (UTF-16 of the raw JSON, plus a little per message). */
   maxBytes: 32 * 1024 * 1024,
 });
 

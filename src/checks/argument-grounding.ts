@@ -13,7 +13,6 @@
 // Pure: no I/O, no clocks, no globals.
 
 import type { Frame, ServedString } from '../model/frame.js';
-import { frameParts } from '../model/served-readings.js';
 import type { ExternalGround } from '../model/agent.js';
 import { ServedGrounds, type Place } from './argument-grounds.js';
 import { composedOf, type ComposedPart } from './argument-composed.js';
@@ -67,7 +66,7 @@ export class FrameGrounds {
     values: number,
     private readonly memo?: ValueMemo,
   ) {
-    this.served = new ServedGrounds(frame.served, values, frameParts(frame));
+    this.served = new ServedGrounds(frame.served, values);
   }
 
   private external(): { g: ExternalGround; lower: string }[] {

@@ -7,7 +7,6 @@
 // more than the texts it was given, and never do I/O: pure functions over strings.
 
 import type { ServedString } from '../model/frame.js';
-import { readingsOf, type ServedReadings } from '../model/served-readings.js';
 
 /** Token separators: a token never spans one. */
 const TOKEN_SEPARATOR = new Set([...' \t\n\r\f\v\u00a0"\'`{}[](),;<>|!*$%~^\u0000']);
@@ -88,67 +87,6 @@ export function occurrence(text: string, needle: string): { whole: true } | { wh
     i = text.indexOf(needle, i + 1);
   }
   return { whole: false, at: first };
-}
-
-/**
- * A needle that is one run (issue 36): no boundary character in it and not a possible part of an
- * ISO date. It occurs whole in a text exactly where it is a run of that text: a maximal stretch
- * without a boundary character (occurrence: both its ends are closed, so a whole place has a
- * boundary or the text's edge on each side, and nothing inside it is one). Its probe is the run
- * hash runBits keeps; undefined for any other needle (then every string is searched).
- */
-export function runProbe(needle: string): number | undefined {
-  if (needle === '' || !NOT_ISO_CHAR.test(needle)) return undefined;
-  let h = RUN_HASH_SEED;
-  for (let i = 0; i < needle.length; i++) {
-    if (boundaryAt(needle, i)) return undefined;
-    h = Math.imul(h ^ needle.charCodeAt(i), 0x01000193);
-  }
-  return h;
-}
-const RUN_HASH_SEED = 0x811c9dc5 | 0;
-
-/**
- * A text's runs (maximal stretches without a boundary character, by boundaryAt) as bits: each
- * run's hash (runProbe's) sets two bits of an array of about one bit a character. hasBits then
- * says a run may be in the text (or, at odds of a few percent, that another run shares its bits),
- * or that it is not.
- */
-export function runBits(text: string): Uint32Array {
-  let size = 64;
-  while (size < text.length && size < MAX_RUN_BITS) size *= 2;
-  const bits = new Uint32Array(size >>> 5);
-  const mask = size - 1;
-  let h = RUN_HASH_SEED;
-  let inRun = false;
-  const n = text.length;
-  for (let i = 0; i < n; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 128 ? ASCII_BOUNDARY[code] === 1 : isBoundary(text[i])) {
-      if (inRun) setBits(bits, mask, h);
-      h = RUN_HASH_SEED;
-      inRun = false;
-    } else {
-      h = Math.imul(h ^ code, 0x01000193);
-      inRun = true;
-    }
-  }
-  if (inRun) setBits(bits, mask, h);
-  return bits;
-}
-/** At most 2^20 bits (128 KiB) a text: a longer one shares them (more false yeses, never a false no). */
-const MAX_RUN_BITS = 1 << 20;
-function setBits(bits: Uint32Array, mask: number, h: number): void {
-  const a = h & mask;
-  const b = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) & mask;
-  bits[a >>> 5]! |= 1 << (a & 31);
-  bits[b >>> 5]! |= 1 << (b & 31);
-}
-export function hasBits(bits: Uint32Array, h: number): boolean {
-  const mask = bits.length * 32 - 1;
-  const a = h & mask;
-  const b = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) & mask;
-  return (bits[a >>> 5]! & (1 << (a & 31))) !== 0 && (bits[b >>> 5]! & (1 << (b & 31))) !== 0;
 }
 
 /** Places of a needle looked at one by one before the rest of the text is scanned by wholePattern. */
@@ -236,10 +174,6 @@ interface View {
   decodedLower?: string;
   /** Original-case text the lower-cased views were made from (for quoting a token). */
   original: string;
-  /** The message part the string was read from (buildFrame), with which what is read of it is kept. */
-  part?: object;
-  /** What is kept with the part (made on first need). */
-  readings?: ServedReadings;
 }
 
 /**
@@ -251,13 +185,10 @@ export class ServedGrounds {
   private readonly views: View[];
   /** Whole tokens and segment runs -> first view holding them; only for many values over a large window. */
   private index: Map<string, number> | undefined;
-  /** Readings this request was the first to need (mayHoldRun): searched, their bits left to a later request. */
-  private neededNow: Set<ServedReadings> | undefined;
-  constructor(served: readonly ServedString[], values = 0, parts?: readonly (object | undefined)[]) {
-    this.views = served.map((s, i) => {
+  constructor(served: readonly ServedString[], values = 0) {
+    this.views = served.map((s) => {
       const original = s.source === 'tool-schema' ? withoutExamples(s.text) : s.text;
-      const part = s.source === 'tool-schema' ? undefined : parts?.[i];
-      return part !== undefined ? { served: s, raw: '', original, part } : { served: s, raw: '', original };
+      return { served: s, raw: '', original };
     });
     let length = 0;
     for (const v of this.views) length += v.original.length + 1;
@@ -324,8 +255,6 @@ export class ServedGrounds {
     const out: Located = {};
     const indexed = this.index?.get(needle);
     if (indexed !== undefined && accept(this.views[indexed]!.served)) return { accepted: this.views[indexed]!.served, whole: this.views[indexed]!.served };
-    const probe = runProbe(needle);
-    if (probe !== undefined) return this.locateRun(needle, probe, accept);
     for (const v of this.views) {
       const raw = this.rawOf(v);
       let hit = occurrence(raw, needle);
@@ -359,105 +288,6 @@ export class ServedGrounds {
     }
     if (out.whole) delete out.fragment;
     return out;
-  }
-
-  /**
-   * locate for a needle that is one run (runProbe): a string holds it whole exactly when one of its
-   * runs is the needle, so a string whose run bits (kept with it across requests) lack the
-   * needle's is passed over without a search; one whose bits have them is searched as before (the
-   * bits can say yes wrongly, never no). The same answer as the search of every string: the first
-   * string holding it whole, the first such that `accept` takes; with no whole place, the first
-   * string holding it at all, as a fragment (read only then: a caller given `whole` reads no fragment).
-   */
-  private locateRun(needle: string, probe: number, accept: (s: ServedString) => boolean): Located {
-    const out: Located = {};
-    /** The first string searched that holds the needle, not whole: where it stands, and in which text. */
-    let part: { at: number; view: number; text: string; original: string } | undefined;
-    for (let i = 0; i < this.views.length; i++) {
-      const v = this.views[i]!;
-      if (!this.mayHoldRun(v, probe)) continue;
-      const raw = this.rawOf(v);
-      let hit = occurrence(raw, needle);
-      let text = raw;
-      let original = v.original;
-      if (hit?.whole !== true) {
-        const d = this.decodedOf(v);
-        const again = d !== undefined ? occurrence(d.lower, needle) : undefined;
-        if (again) {
-          hit = again;
-          text = d!.lower;
-          original = d!.original;
-        }
-      }
-      if (!hit) continue;
-      if (!hit.whole) {
-        part ??= { at: hit.at, view: i, text, original };
-        continue;
-      }
-      out.whole ??= v.served;
-      if (accept(v.served)) {
-        out.accepted = v.served;
-        return out;
-      }
-    }
-    if (out.whole) return out;
-    // No whole place: the fragment is the first string holding the needle at all, searched or passed over.
-    const limit = part?.view ?? this.views.length;
-    for (let i = 0; i < limit; i++) {
-      const v = this.views[i]!;
-      if (v.part === undefined || this.mayHoldRun(v, probe)) continue; // searched above: it holds no place
-      const raw = this.rawOf(v);
-      let at = raw.indexOf(needle);
-      let text = raw;
-      let original = v.original;
-      const d = this.decodedOf(v);
-      if (d) {
-        const again = d.lower.indexOf(needle);
-        if (again >= 0) {
-          at = again;
-          text = d.lower;
-          original = d.original;
-        }
-      }
-      if (at >= 0) {
-        part = { at, view: i, text, original };
-        break;
-      }
-    }
-    if (part !== undefined) {
-      // Lower-casing can change lengths outside ASCII: cut the token from the original only when aligned.
-      const source = part.original.length === part.text.length ? part.original : part.text;
-      out.fragment = { served: this.views[part.view]!.served, token: enclosingToken(source, part.at, part.at + needle.length) };
-    }
-    return out;
-  }
-
-  /**
-   * False only when neither the string's lower case nor its decoded one has a run with the
-   * needle's bits. A string with readings kept across requests has its bits made once, by the
-   * second request that needs it, and kept; one without (tool-schema text, a frame built without
-   * parts) or not needed before is searched.
-   */
-  private mayHoldRun(v: View, probe: number): boolean {
-    if (v.part === undefined) return true;
-    const r = (v.readings ??= readingsOf(v.part, v.original));
-    if (r.runs === undefined) {
-      // Made when a second request needs the string: a string read by one request only (an
-      // ungrounded value's search of a window seen once) is searched as before, at no extra cost.
-      if (r.needed !== true) {
-        r.needed = true;
-        (this.neededNow ??= new Set()).add(r);
-        return true;
-      }
-      if (this.neededNow?.has(r) === true) return true;
-      r.runs = runBits(this.rawOf(v));
-    }
-    if (hasBits(r.runs, probe)) return true;
-    if (r.decodedRuns === undefined) {
-      const d = this.decodedOf(v);
-      r.decodedRuns = d !== undefined ? runBits(d.lower) : null;
-    }
-    return r.decodedRuns !== null && hasBits(r.decodedRuns, probe);
   }
 
   /** Case-insensitive substring anywhere (raw or decoded): the lenient rule for free-text phrases. */

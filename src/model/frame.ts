@@ -31,4 +31,3 @@ export interface Frame {
   /** Tool definitions the request carried (undefined: not recorded). */
   toolDefinitions?: ToolDefinition[];
 }
-

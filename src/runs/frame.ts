@@ -5,7 +5,6 @@
 
 import type { LlmRequest, Message, ToolDefinition } from '../model/agent.js';
 import type { Frame, ServedString, WrittenString } from '../model/frame.js';
-import { FRAME_PARTS, keptReadingsBytes } from '../model/served-readings.js';
 
 export type { Frame, ServedSource, ServedString, WrittenSource, WrittenString } from '../model/frame.js';
 
@@ -48,39 +47,25 @@ function cachedText(part: object, value: unknown, text: (v: unknown) => string):
   return t;
 }
 
-/** Estimated bytes of what grounding kept with these messages' parts (src/model/served-readings.ts). */
-export function readingsBytes(messages: readonly Message[]): number {
-  let bytes = 0;
-  for (const m of messages) bytes += keptReadingsBytes(m.parts);
-  return bytes;
-}
-
-function servedFromMessage(m: Message, index: number, served: ServedString[], written: WrittenString[], parts: object[]): void {
+function servedFromMessage(m: Message, index: number, served: ServedString[], written: WrittenString[]): void {
   for (const part of m.parts) {
     if (part.type === 'text') {
       if (part.text === '') continue;
-      if (m.role === 'system' || m.role === 'user') {
-        served.push({ source: m.role, message: index, text: part.text });
-        parts.push(part);
-      } else if (m.role === 'assistant') written.push({ source: 'assistant-text', message: index, text: part.text });
-      else {
-        served.push({ source: 'tool-result', message: index, text: part.text });
-        parts.push(part);
-      }
+      if (m.role === 'system' || m.role === 'user') served.push({ source: m.role, message: index, text: part.text });
+      else if (m.role === 'assistant') written.push({ source: 'assistant-text', message: index, text: part.text });
+      else served.push({ source: 'tool-result', message: index, text: part.text });
     } else if (part.type === 'tool-call') {
       // Whoever the message claims to be from, a tool call is the model's own writing.
       written.push({ source: 'assistant-tool-call', message: index, text: cachedText(part, part.arguments, argumentsText), ...(part.id ? { callId: part.id } : {}) });
     } else {
       // A tool result is served by the run whatever role carries it (Responses puts it under `user`).
-      const text = cachedText(part, part.result, resultText);
       served.push({
         source: 'tool-result',
         message: index,
-        text,
+        text: cachedText(part, part.result, resultText),
         ...(part.id ? { callId: part.id } : {}),
         ...(part.name ? { toolName: part.name } : {}),
       });
-      parts.push(part);
     }
   }
 }
@@ -111,17 +96,13 @@ function nameResultsByCall(request: LlmRequest, served: ServedString[]): void {
 export function buildFrame(request: LlmRequest): Frame {
   const served: ServedString[] = [];
   const written: WrittenString[] = [];
-  const parts: object[] = [];
-  request.input.forEach((m, i) => servedFromMessage(m, i, served, written, parts));
+  request.input.forEach((m, i) => servedFromMessage(m, i, served, written));
   nameResultsByCall(request, served);
   served.push(...schemaText(request.toolDefinitions));
-  const frame: Frame = {
+  return {
     served,
     written,
     external: request.externalGrounds ?? [],
     ...(request.toolDefinitions ? { toolDefinitions: request.toolDefinitions } : {}),
   };
-  // Each served string's part, aligned with `served` (its tool-schema strings at the end have none): what grounding reads of a string is kept with its part.
-  Object.defineProperty(frame, FRAME_PARTS, { value: parts, enumerable: false });
-  return frame;
 }

@@ -8,7 +8,6 @@
 import type { PriorWindow, WindowMemo } from '../conventions/types.js';
 import { WINDOW_MEMO_LIMITS } from '../limits.js';
 import { BoundedMap } from './bounded-map.js';
-import { readingsBytes } from './frame.js';
 
 /** Estimated bytes of one message object of a remembered window besides its strings (the message, its parts array and parts). */
 const MESSAGE_BYTES = 96;
@@ -16,15 +15,13 @@ const MESSAGE_BYTES = 96;
 /**
  * Estimated bytes of one remembered window: its raw JSON (or its items' own copies) as UTF-16, the
  * strings its messages were parsed into (at most as many characters as their raw JSON), where each
- * item stands, the message objects, and what grounding kept with their parts (src/runs/frame.ts
- * readingsBytes: made while a request is checked, so counted when its window is remembered next,
- * with the messages it still holds).
+ * item stands, and the message objects.
  */
 export function windowBytes(w: PriorWindow): number {
   let chars = 0;
   if (w.body !== undefined) chars = w.body.length * 2;
   else for (const raw of w.items ?? []) chars += raw.length * 2;
-  return chars * 2 + (w.bounds?.byteLength ?? 0) + w.messages.length * MESSAGE_BYTES + readingsBytes(w.messages) + 128;
+  return chars * 2 + (w.bounds?.byteLength ?? 0) + w.messages.length * MESSAGE_BYTES + 128;
 }
 
 interface Kept {
