@@ -6,12 +6,13 @@
 // other thread of the process: V8's helpers), never writes bench/results.json.
 // Usage: node --expose-gc bench/core-turns.mjs [DIST] [TURNS]   (default ../dist, 3000)
 //   WORKLOAD=windows (default: bench/sdk.mjs's ten windows) | conversation (workload.mjs agentConversationTurns)
+//     | growing (sdk-conversation's: 80-turn conversations, workload.mjs conversationTurns; TURNS rounded to whole conversations)
 //   UNG=all | none (every turn / no turn with an ungrounded argument; default one in five)
 //   WARM=N (untimed turns first; default 1500)
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chatContent, agentConversationTurns, AGENT_WINDOW_BYTES, BENCH_DECLARATIONS } from './workload.mjs';
+import { chatContent, agentConversationTurns, conversationTurns, AGENT_WINDOW_BYTES, BENCH_DECLARATIONS } from './workload.mjs';
 
 const dist = resolve(process.argv[2] ?? resolve(fileURLToPath(new URL('.', import.meta.url)), '../dist'));
 const TURNS = Number(process.argv[3] ?? 3000);
@@ -33,8 +34,14 @@ function threadsNs() {
 }
 
 // The windows: the ten of bench/sdk.mjs, or 200 five-turn conversations, made before the clock starts.
+const GROWING = 80;
 const contents =
-  WORKLOAD === 'conversation'
+  WORKLOAD === 'growing'
+    ? (() => {
+        const turn = conversationTurns('pool');
+        return Array.from({ length: GROWING }, (_, i) => turn(i + 1));
+      })()
+    : WORKLOAD === 'conversation'
     ? Array.from({ length: 200 }, (_, k) => {
         const turn = agentConversationTurns(`pool-${k}`, { ungrounded: (i) => ungrounded(i) });
         return Array.from({ length: 5 }, (_, i) => turn(i));
@@ -67,7 +74,8 @@ const core = new FootprintCore({ declarations: BENCH_DECLARATIONS, rememberSpans
 let findings = 0;
 function run(n, first) {
   for (let t = first; t < first + n; t++) {
-    const { root, rest } = turnSpans(t, `conv-${Math.floor(t / 5)}`, contents[t % contents.length]);
+    const per = WORKLOAD === 'growing' ? GROWING : 5;
+    const { root, rest } = turnSpans(t, `conv-${Math.floor(t / per)}`, contents[t % contents.length]);
     core.noteSpanStart(root);
     for (const s of rest) findings += core.process({ spans: [s] }).findings.length;
   }

@@ -155,17 +155,23 @@ export interface Located {
   fragment?: Place;
 }
 
-const MAY_CHANGE_CASE = /[A-Z\u0080-\uffff]/;
+/**
+ * A text lower-cased. The engine's own lower-casing returns a one-byte text with no upper-case
+ * letter as it is, having looked for one faster than a regular expression can (issue 36: a test
+ * for a character that may change case first cost more than the lower-casing it saved).
+ */
 function lower(text: string): string {
-  return MAY_CHANGE_CASE.test(text) ? text.toLowerCase() : text;
+  return text.toLowerCase();
 }
 
 interface View {
   served: ServedString;
   /** Lower-cased text as served (examples blanked for tool schemas). */
   raw: string;
-  /** Lower-cased decoded text, when it differs from raw (built on first need). */
+  /** Decoded text (original case), when it differs from the text as served (built on first need). */
   decoded?: string | null;
+  /** `decoded` lower-cased (built with it). */
+  decodedLower?: string;
   /** Original-case text the lower-cased views were made from (for quoting a token). */
   original: string;
 }
@@ -235,9 +241,10 @@ export class ServedGrounds {
       else {
         const d = decodeEscapes(v.original);
         v.decoded = d === v.original ? null : d;
+        if (v.decoded !== null) v.decodedLower = lower(v.decoded);
       }
     }
-    return v.decoded === null ? undefined : { lower: lower(v.decoded), original: v.decoded };
+    return v.decoded === null ? undefined : { lower: v.decodedLower!, original: v.decoded };
   }
 
   /**

@@ -3,7 +3,8 @@
 // and digits, lower-cased, hold `wanted` together", on random texts made to come close.
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { asciiAlnumContains, asciiAlnumPattern } from '../../src/values/served.js';
+import { asciiAlnumContains, asciiAlnumPattern, isAscii } from '../../src/values/served.js';
+import { NON_ASCII } from '../../src/values/identifiers.js';
 
 describe('asciiAlnumPattern: the same answer as asciiAlnumContains', () => {
   it('on random ASCII texts and identifiers, including ones split by punctuation, spaces and JSON structure', () => {
@@ -32,5 +33,22 @@ describe('asciiAlnumPattern: the same answer as asciiAlnumContains', () => {
     expect(asciiAlnumPattern('Ab')).toBeUndefined();
     expect(asciiAlnumPattern('srvdb9000')!.test('{"machine_id":"SRV-DB-9000"}')).toBe(true);
     expect(asciiAlnumPattern('srvdb9000')!.test('{"machine_id":"srv-db-900"}')).toBe(false);
+  });
+});
+
+describe('isAscii: the same answer as NON_ASCII', () => {
+  it('on random texts of every kind of code unit, lone surrogates included', () => {
+    const unit = fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.integer({ min: 0x80, max: 0xffff }), fc.integer({ min: 0xd800, max: 0xdfff }));
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 40 }), fc.integer({ min: 0, max: 3 }), (units, mostlyAscii) => {
+        const text = String.fromCharCode(...units.map((u) => (mostlyAscii > 0 && u > 0x7f && u % 4 !== 0 ? u & 0x7f : u)));
+        expect(isAscii(text), JSON.stringify(text)).toBe(!NON_ASCII.test(text));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(isAscii('')).toBe(true);
+    expect(isAscii('srv-db-04 "ok"')).toBe(true);
+    expect(isAscii('caf\u00e9')).toBe(false);
+    expect(isAscii('\ud800')).toBe(false);
   });
 });
