@@ -169,13 +169,6 @@ export const SERVICE_SLICE_MS = 8;
  */
 export const WORKER_ANSWERS_PER_MESSAGE = 64;
 
-/**
- * Bytes of the shared ring that carries posted spans' long strings to the analysis worker
- * (src/processor/string-arena.ts), allocated once per worker. A string that does not fit while the
- * worker is behind goes in the message instead, as every string did before.
- */
-export const WORKER_STRING_ARENA_BYTES = 4 * 1024 * 1024;
-
 // ---- Shared conversation-state store (issue 14) ----
 
 /**

@@ -4,13 +4,10 @@
 
 import type { CoreStats, FootprintOptions, ProcessInput, ProcessResult } from '../runs/footprint.js';
 import type { SpanData } from '../model/telemetry.js';
-import type { MovedString, StringArenaShared } from './string-arena.js';
 
 /** What the worker is started with (workerData). */
 export interface AnalysisWorkerData {
   options: FootprintOptions;
-  /** The string arena (src/processor/string-arena.ts); absent: every string comes in the message. */
-  arena?: StringArenaShared;
 }
 
 /** What the app thread posts: every item since its last post, in order (one post per tick, not per span). */
@@ -19,8 +16,8 @@ export type ToWorker = ToWorkerItem[];
 export type ToWorkerItem =
   /** A span that has just started with a conversation id (FootprintCore#noteSpanStart). */
   | { t: 'start'; span: SpanData }
-  /** One ended agent span with its log records, or late log records alone; `moved`: its long strings in the arena, '' where they stood. */
-  | { t: 'process'; id: number; input: ProcessInput; moved?: MovedString[] }
+  /** One ended agent span with its log records, or late log records alone. */
+  | { t: 'process'; id: number; input: ProcessInput }
   /** Drop all state (FootprintCore#reset). */
   | { t: 'reset' };
 

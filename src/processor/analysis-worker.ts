@@ -8,7 +8,6 @@ import { readlinkSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { FootprintCore, type ProcessResult } from '../runs/footprint.js';
 import { WORKER_ANSWERS_PER_MESSAGE } from '../limits.js';
-import { StringArenaReader } from './string-arena.js';
 import type { AnalysisWorkerData, Answer, FromWorker, ToWorker, ToWorkerItem } from './analysis-protocol.js';
 
 /** This thread's OS id on Linux (`/proc/thread-self` -> `<pid>/task/<tid>`), else undefined. */
@@ -35,7 +34,6 @@ const port = parentPort;
 if (port) {
   const data = workerData as AnalysisWorkerData;
   const core = new FootprintCore(data.options);
-  const arena = data.arena ? new StringArenaReader(data.arena) : undefined;
   const send = (m: FromWorker) => port.postMessage(m);
   /** Handles one item; a `process` item's answer goes into `answers`. */
   const handle = (m: ToWorkerItem, answers: Answer[]): void => {
@@ -49,10 +47,6 @@ if (port) {
         return;
       case 'process':
         try {
-          if (m.moved) {
-            if (!arena) throw new Error('a span came with strings in an arena this worker was not given');
-            arena.restore(m.input.spans, m.input.logs, m.moved);
-          }
           answers.push(answerOf(m.id, core.process(m.input)));
         } catch (e) {
           answers.push({ id: m.id, error: (e as Error)?.message ?? String(e) });

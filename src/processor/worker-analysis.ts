@@ -11,12 +11,11 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { CoreStats, FootprintOptions, ProcessInput, ProcessResult } from '../runs/footprint.js';
-import { WORKER_STRING_ARENA_BYTES, type Limits } from '../limits.js';
+import type { Limits } from '../limits.js';
 import type { SpanData } from '../model/telemetry.js';
 import { ANALYSIS_SKIPPED_QUEUE_FULL, ANALYSIS_SKIPPED_TIMED_OUT, ANALYSIS_SKIPPED_WORKER_FAILED, ATTR_ANALYSIS_SKIPPED } from '../findings/names.js';
 import { annotate } from './sdk-span.js';
 import type { AnalysisWorkerData, FromWorker, ToWorkerItem } from './analysis-protocol.js';
-import { StringArenaWriter } from './string-arena.js';
 
 /** What the processor does with a reply: the span to forward (annotated or not) and its carriers. */
 export interface WorkerHooks {
@@ -87,8 +86,6 @@ export class WorkerAnalysis {
   private tid: number | undefined;
   private outbox: ToWorkerItem[] = [];
   private flushQueued = false;
-  /** Carries posted spans' long strings to the worker outside the structured clone. */
-  private arena: StringArenaWriter | undefined;
   /** The core's stats as of its latest reply. */
   coreStats: CoreStats | undefined;
 
@@ -103,8 +100,7 @@ export class WorkerAnalysis {
     if (!entry) return 'the worker entry (analysis-worker.js) is not beside the processor (run from a build: dist/)';
     const w = new WorkerAnalysis(limits, hooks);
     try {
-      w.arena = new StringArenaWriter(WORKER_STRING_ARENA_BYTES);
-      const data: AnalysisWorkerData = { options, arena: w.arena.shared };
+      const data: AnalysisWorkerData = { options };
       w.worker = new Worker(entry, { workerData: data });
     } catch (e) {
       return `the worker did not start: ${(e as Error)?.message ?? String(e)}`;
@@ -147,8 +143,7 @@ export class WorkerAnalysis {
     this.inFlight.set(h.id, h);
     this.inFlightBytes += bytes;
     this.counters.submitted++;
-    const moved = this.failed ? undefined : this.arena?.moveLongStrings(input.spans, input.logs);
-    if (!this.post(moved ? { t: 'process', id: h.id, input, moved } : { t: 'process', id: h.id, input })) this.release(h, ANALYSIS_SKIPPED_WORKER_FAILED);
+    if (!this.post({ t: 'process', id: h.id, input })) this.release(h, ANALYSIS_SKIPPED_WORKER_FAILED);
     this.bound();
   }
 
