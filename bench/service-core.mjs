@@ -7,7 +7,7 @@
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
-import { agentTurnSpans, AGENT_WINDOW_BYTES, BENCH_DECLARATIONS } from './workload.mjs';
+import { agentBatchBodies, BENCH_DECLARATIONS } from './workload.mjs';
 
 const dist = pathToFileURL(resolve(process.argv[2] ?? resolve(fileURLToPath(new URL('.', import.meta.url)), '../dist'))).href;
 const B = Number(process.argv[3] ?? 30);
@@ -15,16 +15,7 @@ const { toReadableSpans } = await import(`${dist}/otlp/readable.js`);
 const { decodeTraceBody } = await import(`${dist}/service/decode.js`);
 const { FootprintCore } = await import(`${dist}/runs/footprint.js`);
 
-const hex = (n, w) => n.toString(16).padStart(w, '0');
-const bodies = [];
-for (let b = 0; b < B + 3; b++) {
-  const spans = [];
-  for (let t = 0; spans.length < 512; t++) {
-    spans.push(...agentTurnSpans({ traceId: `b0b0${hex(b, 4)}${hex(t, 8)}c0c0c0c000000001`, conversationId: `c-${b}-${Math.floor(t / 5)}`, ungrounded: t % 5 === 4 ? 1 : 0, salt: ` #${t % 10}`, windowBytes: AGENT_WINDOW_BYTES }));
-  }
-  spans.length = 512;
-  bodies.push(Buffer.from(ProtobufTraceSerializer.serializeRequest(toReadableSpans(spans.map((span) => ({ span }))))));
-}
+const bodies = agentBatchBodies(B + 3, toReadableSpans, (r) => ProtobufTraceSerializer.serializeRequest(r));
 const core = new FootprintCore({ declarations: BENCH_DECLARATIONS });
 let findings = 0;
 const one = (body) => {

@@ -10,7 +10,7 @@
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
-import { agentTurnSpans, AGENT_WINDOW_BYTES, BENCH_DECLARATIONS } from './workload.mjs';
+import { agentBatchBodies, BENCH_DECLARATIONS } from './workload.mjs';
 
 const dist = pathToFileURL(resolve(process.argv[2] ?? resolve(fileURLToPath(new URL('.', import.meta.url)), '../dist'))).href;
 const B = Number(process.argv[3] ?? 40);
@@ -23,16 +23,7 @@ const { FindingsStore } = await import(`${dist}/service/findings-store.js`);
 const { ServiceMetrics } = await import(`${dist}/service/metrics.js`);
 const { defaultServiceConfig } = await import(`${dist}/service/config.js`);
 
-const hex = (n, w) => n.toString(16).padStart(w, '0');
-const bodies = [];
-for (let b = 0; b < B + 3; b++) {
-  const spans = [];
-  for (let t = 0; spans.length < 512; t++) {
-    spans.push(...agentTurnSpans({ traceId: `b0b0${hex(b, 4)}${hex(t, 8)}c0c0c0c000000001`, conversationId: `c-${b}-${Math.floor(t / 5)}`, ungrounded: t % 5 === 4 ? 1 : 0, salt: ` #${t % 10}`, windowBytes: AGENT_WINDOW_BYTES }));
-  }
-  spans.length = 512;
-  bodies.push(Buffer.from(ProtobufTraceSerializer.serializeRequest(toReadableSpans(spans.map((span) => ({ span }))))));
-}
+const bodies = agentBatchBodies(B + 3, toReadableSpans, (r) => ProtobufTraceSerializer.serializeRequest(r));
 const config = { ...defaultServiceConfig(), grpcListen: null, downstream: { tracesUrl: 'http://127.0.0.1:9/v1/traces', logsUrl: 'http://127.0.0.1:9/v1/logs', headers: {}, protocol: 'http/protobuf', compression: 'none', timeoutMs: 30_000 } };
 const coreOptions = { declarations: BENCH_DECLARATIONS, limits: { maxConversations: config.limits.conversations, maxCallsPerConversation: config.limits.callsPerConversation, maxBytesPerConversation: config.limits.bytesPerConversation }, redaction: config.redaction, tenantAttribute: config.tenantAttribute, checks: config.checks, evaluationEvents: config.evaluationEvents, logJoin: 'own-tenant' };
 const explained = new ExplainStore();

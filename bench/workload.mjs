@@ -222,3 +222,22 @@ export function agentConversationTurns(conv, { windowBytes = AGENT_WINDOW_BYTES,
     return { input: [...head, ...history], output: [{ role: 'assistant', finish_reason: 'tool_call', parts: toolCalls }], toolCalls };
   };
 }
+
+/**
+ * `count` distinct 512-span agent batches as OTLP/protobuf bodies, as bench/service.mjs sends them:
+ * 5-turn conversations, one turn in five with an ungrounded argument, ten salts of the window.
+ * `toReadableSpans` and `serializeRequest` come from the caller (the build under test, the exporter).
+ */
+export function agentBatchBodies(count, toReadableSpans, serializeRequest) {
+  const hex = (n, w) => n.toString(16).padStart(w, '0');
+  const bodies = [];
+  for (let b = 0; b < count; b++) {
+    const spans = [];
+    for (let t = 0; spans.length < 512; t++) {
+      spans.push(...agentTurnSpans({ traceId: `b0b0${hex(b, 4)}${hex(t, 8)}c0c0c0c000000001`, conversationId: `c-${b}-${Math.floor(t / 5)}`, ungrounded: t % 5 === 4 ? 1 : 0, salt: ` #${t % 10}`, windowBytes: AGENT_WINDOW_BYTES }));
+    }
+    spans.length = 512;
+    bodies.push(Buffer.from(serializeRequest(toReadableSpans(spans.map((span) => ({ span }))))));
+  }
+  return bodies;
+}
