@@ -59,8 +59,10 @@ export function enclosingToken(text: string, start: number, end: number): string
 /**
  * How `needle` occurs in `text` (both lower-cased): `whole` when some occurrence is bounded on both
  * sides (a token or segment edge, or an ISO date part), else the first occurrence's start.
+ * `patterns`: the caller's cache of the pattern made for a needle with many places, when it looks
+ * for the same needle in text after text.
  */
-export function occurrence(text: string, needle: string): { whole: true } | { whole: false; at: number } | undefined {
+export function occurrence(text: string, needle: string, patterns?: PatternCache): { whole: true } | { whole: false; at: number } | undefined {
   if (needle === '') return undefined;
   let i = text.indexOf(needle);
   if (i < 0) return undefined;
@@ -80,7 +82,7 @@ export function occurrence(text: string, needle: string): { whole: true } | { wh
     }
     // Many places, none whole (`srv` in a window of `srv-db-04`s): the rest in one engine scan.
     if (!mayBeIso && ++seen === MANY_PLACES) {
-      const rest = wholePattern(needle, openStart, openEnd);
+      const rest = wholePattern(needle, openStart, openEnd, patterns);
       rest.lastIndex = i + 1;
       return rest.test(text) ? { whole: true } : { whole: false, at: first };
     }
@@ -97,17 +99,23 @@ const BOUNDARY_CLASS = String.raw`\s"'\`{}\[\](),;<>|!*$%~^\u0000/:@.?&#=\\+`;
  * What occurrence's loop finds, as one regular expression: `needle` with a boundary (or the text's
  * edge) on each side that is not open. For needles that cannot be part of an ISO date token only.
  */
-function wholePattern(needle: string, openStart: boolean, openEnd: boolean): RegExp {
-  // The last one made is kept: a needle is searched for in every served string of a window in turn.
-  if (lastPattern !== undefined && lastPattern.needle === needle) return lastPattern.re;
+function wholePattern(needle: string, openStart: boolean, openEnd: boolean, patterns: PatternCache | undefined): RegExp {
+  // The caller's last one is kept: a needle is searched for in every served string of a window in turn.
+  if (patterns?.last !== undefined && patterns.last.needle === needle) return patterns.last.re;
   const body = needle.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   // Global, so a search can start where the loop stopped (lastIndex) and still see what precedes it.
   const re = new RegExp(`${openStart ? '' : `(?<![^${BOUNDARY_CLASS}])`}${body}${openEnd ? '' : `(?![^${BOUNDARY_CLASS}])`}`, 'g');
-  lastPattern = { needle, re };
+  if (patterns !== undefined) patterns.last = { needle, re };
   return re;
 }
-/** wholePattern's last pattern (its open ends follow from the needle); a cache of one, never a result. */
-let lastPattern: { needle: string; re: RegExp } | undefined;
+/**
+ * wholePattern's last pattern (its open ends follow from the needle), held by its caller for the
+ * texts it searches in turn (a ServedGrounds: one request's served strings); a cache of one, never
+ * a result, and no state of this module's.
+ */
+export interface PatternCache {
+  last?: { needle: string; re: RegExp };
+}
 
 const ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(["\\/bfnrt]))/g;
 const SIMPLE: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: ' ', f: ' ', n: '\n', r: '\r', t: '\t' };
@@ -185,6 +193,8 @@ export class ServedGrounds {
   private readonly views: View[];
   /** Whole tokens and segment runs -> first view holding them; only for many values over a large window. */
   private index: Map<string, number> | undefined;
+  /** The pattern occurrence made last for a needle with many places (reused for the next string). */
+  private readonly patterns: PatternCache = {};
   constructor(served: readonly ServedString[], values = 0) {
     this.views = served.map((s) => {
       const original = s.source === 'tool-schema' ? withoutExamples(s.text) : s.text;
@@ -257,13 +267,13 @@ export class ServedGrounds {
     if (indexed !== undefined && accept(this.views[indexed]!.served)) return { accepted: this.views[indexed]!.served, whole: this.views[indexed]!.served };
     for (const v of this.views) {
       const raw = this.rawOf(v);
-      let hit = occurrence(raw, needle);
+      let hit = occurrence(raw, needle, this.patterns);
       let text = raw;
       let original = v.original;
       if (hit?.whole !== true) {
         const d = this.decodedOf(v);
         if (d) {
-          const again = occurrence(d.lower, needle);
+          const again = occurrence(d.lower, needle, this.patterns);
           if (again) {
             hit = again;
             text = d.lower;
