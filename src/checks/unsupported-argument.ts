@@ -133,15 +133,6 @@ function emptyTally(): CheckTally {
   return newTally(UNSUPPORTED_ARGUMENT, 'choice');
 }
 
-/**
- * A string's lower case, without the copy when it has none to change: a string with no upper-case
- * ASCII letter and no non-ASCII character is its own lower case (JSON tool results mostly are).
- */
-const MAY_CHANGE_CASE = /[A-Z\u0080-\uffff]/;
-export function lowerCase(text: string): string {
-  return MAY_CHANGE_CASE.test(text) ? text.toLowerCase() : text;
-}
-
 function schemasOf(frame: Frame, toolName: string, declaration: ToolDeclaration | undefined): unknown[] {
   const schemas: unknown[] = [];
   const offered = frame.toolDefinitions?.find((d) => d.name === toolName);
@@ -296,7 +287,7 @@ function buildFinding(
   const grounding: Grounding = writtenIn.length > 0 ? 'assistant-only' : 'nowhere';
   // Read only when a finding is built: the conversation's history can be long.
   const history = typeof input.earlierServed === 'function' ? input.earlierServed(needle) : (input.earlierServed ?? []);
-  const earlier = history.filter((s) => lowerCase(s.text).includes(needle));
+  const earlier = history.filter((s) => s.text.toLowerCase().includes(needle));
   const callRef = call.id ? `call ${call.id}` : 'a call with no recorded id';
   const servedCount = input.frame.served.length;
   const assistantCount = new Set(input.frame.written.map((w) => w.message)).size;
