@@ -238,17 +238,17 @@ function outputOf(inference: SpanData, executions: readonly Execution[], limits:
   return [{ role: 'assistant', parts }];
 }
 
-/**
- * The batch's Mastra 1.x inference spans whose window could be rebuilt exactly, as copies with
- * semconv `gen_ai.input.messages` / `gen_ai.output.messages`, keyed by span key. Empty (and one
- * pass, no parsing) for a batch without `model_inference` spans.
- */
 /** Whether any of these spans is a Mastra 1.x model inference (what rebuildMastraWindows rebuilds): a cheap test first. */
 export function hasMastraInference(spans: readonly SpanData[]): boolean {
   for (const s of spans) if (typeOf(s) === MODEL_INFERENCE) return true;
   return false;
 }
 
+/**
+ * The batch's Mastra 1.x inference spans whose window could be rebuilt exactly, as copies with
+ * semconv `gen_ai.input.messages` / `gen_ai.output.messages`, keyed by span key. Empty (and one
+ * pass, no parsing) for a batch without `model_inference` spans.
+ */
 export function rebuildMastraWindows(spans: readonly SpanData[], limits: Limits): Map<string, SpanData> {
   const out = new Map<string, SpanData>();
   const traces = new Set<string>();

@@ -226,7 +226,6 @@ export class WorkerAnalysis {
           h.carriers = r.carriers;
         }
         // No result: nothing to add; the span goes on as it is (h.out).
-
       } catch (e) {
         this.hooks.onError(undefined, (e as Error)?.message ?? String(e));
       }

@@ -18,10 +18,11 @@ const MESSAGE_BYTES = 96;
  * item stands, and the message objects.
  */
 export function windowBytes(w: PriorWindow): number {
-  let chars = 0;
-  if (w.body !== undefined) chars = w.body.length * 2;
-  else for (const raw of w.items ?? []) chars += raw.length * 2;
-  return chars * 2 + (w.bounds?.byteLength ?? 0) + w.messages.length * MESSAGE_BYTES + 128;
+  // The raw JSON's UTF-16 bytes, counted twice: the raw text, and the strings parsed from it.
+  let rawBytes = 0;
+  if (w.body !== undefined) rawBytes = w.body.length * 2;
+  else for (const raw of w.items ?? []) rawBytes += raw.length * 2;
+  return rawBytes * 2 + (w.bounds?.byteLength ?? 0) + w.messages.length * MESSAGE_BYTES + 128;
 }
 
 interface Kept {
