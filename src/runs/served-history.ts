@@ -264,16 +264,6 @@ export class ServedHistory {
     return out;
   }
 
-  /** Whether the UTF-8 bytes of record i's text hold `bytes` (a search of the store, nothing decoded). */
-  textHolds(i: number, bytes: Uint8Array): boolean {
-    const r = this.at(i);
-    const start = this.records.readUInt32LE(r + TEXT_START);
-    const end = this.records.readUInt32LE(r + TEXT_END);
-    if (end - start < bytes.length) return false;
-    const at = this.chunkOf(i).indexOf(bytes, start);
-    return at >= 0 && at + bytes.length <= end;
-  }
-
   /** The user messages' texts, in order, decoded from the store (new strings each call). */
   userTexts(): string[] {
     const out: string[] = [];
