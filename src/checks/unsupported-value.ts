@@ -13,7 +13,8 @@
 // day", "last month"), hours and minutes (`01:30`) between two served times of day, a served time
 // moved by a length the user or system wrote ("for one hour"), or the
 // argument of a call in the window that the tool accepted (its result holds something and is no
-// error). A derived value passes; its derivation is returned as the witness (`derived`). Tokens
+// error). A value that stands only in an example the answer gives ("For example, if it is 11:30
+// AM", src/values/examples.ts) is not asserted: withheld, never raised. A derived value passes; its derivation is returned as the witness (`derived`). Tokens
 // the window's user or system text (or earlier turns' user messages) holds are exempt, in the same
 // typed forms. The model's own earlier turns and tool-call arguments never ground a value (at most
 // they classify a finding as `assistant-only`). Past a bound the check says it is incomplete (an
@@ -38,6 +39,7 @@ import { numeralReadings } from '../values/numerals.js';
 import { relativeShifts, statedLengths, type Length, type Shift } from '../values/relative.js';
 import { arithmeticOperands, deriveDate, deriveDuration, deriveNumber, deriveTimeShift, hedgedIn, meetServed, writtenComputation, type Derivation, type StatedNumber } from '../values/derive.js';
 import { isUnit } from '../values/quantities.js';
+import { exampleSpans, onlyInExamples, type ExampleSpan } from '../values/examples.js';
 import { KEY, numberKey, type TypedValue } from '../values/types.js';
 import { readWordAmounts, rendersAs } from '../values/words.js';
 
@@ -205,7 +207,8 @@ function answerValues(answer: string, tokens: readonly DataToken[], forms: reado
   });
   // Where the typed forms lie: a token that runs past one (`10-11:30`, whose `11:30` is read) is
   // part of a construct read in part; it is judged by what was read, unless what lies outside the
-  // forms is data of its own (a letter, as in `INV-2024-05-19`, or 4 digits).
+  // forms is data of its own (a letter, as in `INV-2024-05-19`, or 4 digits; a lower-case word
+  // joined after the number, as in `30-minute`, is a compound adjective's, not data).
   const read = new Uint8Array(answer.length);
   for (const f of forms) read.fill(1, Math.max(0, f.start), Math.min(answer.length, f.end));
   const partlyRead = (raw: string): boolean => {
@@ -222,7 +225,9 @@ function answerValues(answer: string, tokens: readonly DataToken[], forms: reado
         if (read[k]) overlaps = true;
         else rest += answer[k];
       }
-      if (!overlaps || /\p{L}/u.test(rest) || digitCount(rest) >= 4) return false;
+      // A compound's word after the number (`30-minute`, `5-star`, `2-hour`) is prose, not data of its own.
+      const own = rest.replace(/^-\p{Ll}{2,}$/u, '');
+      if (!overlaps || /\p{L}/u.test(own) || digitCount(own) >= 4) return false;
     }
     return found;
   };
@@ -388,6 +393,7 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
     return undefined;
   };
   let searched = 0;
+  let examples: ExampleSpan[] | undefined;
 
   for (const v of values) {
     // 1. Token for token (the fast path), then the same typed value.
@@ -495,6 +501,9 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
       continue;
     }
     tally.checked++;
+    // Whether the answer asserts the value is unknown where it is only offered as an example
+    // ("For example, if it is currently 11:30 AM, …"): withheld, never raised.
+    if (onlyInExamples(answer, v.raw, (examples ??= exampleSpans(answer)))) continue;
     tally.findings++;
     const grounding: ValueGrounding = writtenIndex && (firstToken(v.tokens, writtenIndex) !== undefined || answerWritten(v, input.writtenTexts ?? [])) ? GROUNDING_ASSISTANT_ONLY : GROUNDING_NOWHERE;
     findings.push(buildFinding(input, v, grounding, results.length, evidence.size));

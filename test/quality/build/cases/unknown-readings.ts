@@ -290,4 +290,42 @@ export const UNKNOWN_READING_CASES: CaseSpec[] = [
       },
     ],
   },
+  {
+    name: 'ur-clean-time-offered-as-an-example',
+    shape: 'vercel',
+    check: 'unsupported-value',
+    class: 'a start time the model offers as an example ("For example, if you start at 15:30 …", "(e.g. 16:30)"), not as a fact; a served number told as a compound adjective ("30-minute slots")',
+    kind: 'clean',
+    note: 'The served slot is 14:00 and the class time 18:00 is the user\'s. 15:30 and 16:30 are illustrations the model chose: whether the answer asserts them is unknown, so they are not judged (AgentDojo\'s "For example, if it is currently 11:30 AM" drew a finding). "30-minute" is the served 30 with a compound\'s word, not an identifier.',
+    expect: [],
+    system: FORGE_SYSTEM,
+    tools: offer('search_equipment'),
+    declarations: NONE,
+    turns: [
+      {
+        user: 'When is the laser cutter next free, and how long could I use it before the evening class at 18:00?',
+        steps: [{ calls: [{ name: 'search_equipment', args: { query: 'laser cutter' }, result: [{ equipment_id: 'EQ-LC-02', name: 'Laser cutter (60 W)', next_free: '2026-12-05 14:00', slot_minutes: 30 }] }] }],
+        answer: 'The laser cutter EQ-LC-02 is next free at 14:00 on 2026-12-05, bookable in 30-minute slots until the evening class at 18:00. For example, if you start at 15:30, you would have two and a half hours. You can also take a single late slot (e.g. 16:30) if you only need a quick cut.',
+      },
+    ],
+  },
+  {
+    name: 'ur-defect-invented-time-beside-an-example',
+    shape: 'traceloop',
+    check: 'unsupported-value',
+    class: 'a free time stated as a fact that no result holds, beside an example that restates it',
+    kind: 'defect',
+    note: 'The search served 14:00; the answer states 15:30 as the next free time, outside any example: a finding. Its repetition in the example sentence does not withdraw the statement.',
+    expect: [{ check: 'unsupported-value', value: '15:30' }],
+    system: FORGE_SYSTEM,
+    tools: offer('search_equipment'),
+    declarations: NONE,
+    turns: [
+      {
+        user: 'When is the laser cutter next free, and how long could I use it before the evening class at 18:00?',
+        steps: [{ calls: [{ name: 'search_equipment', args: { query: 'laser cutter' }, result: [{ equipment_id: 'EQ-LC-02', name: 'Laser cutter (60 W)', next_free: '2026-12-05 14:00', slot_minutes: 30 }] }] }],
+        answer: 'The laser cutter EQ-LC-02 is next free at 15:30 on 2026-12-05. For example, if you start at 15:30, you would have two and a half hours before the evening class at 18:00.',
+      },
+    ],
+  },
 ];
