@@ -104,6 +104,8 @@ export const VALUE_SEARCH_LIMITS = Object.freeze({
   maxPairOperands: 32,
   /** The first of those tried as operands of a sum, difference or product of three. */
   maxTripleOperands: 12,
+  /** Tool results (latest first) whose lists of records give column totals and means (src/values/aggregates.ts). */
+  maxAggregatedResults: 8,
   /** Typed values (dates, times, phones, numerals) read per text. */
   maxFormsPerText: 2000,
   /** Distinct typed keys indexed per window and kind (past it the index says truncated). */

@@ -9,7 +9,8 @@
 // served values (src/values/derive.ts): rounded to the precision it states, converted between
 // units (js-quantities), its sign moved, the sum, difference, product or ratio of two or three
 // served numbers, a computation the model wrote out whose operands are served and whose arithmetic
-// is right, a served date shifted by a relative expression the user or system wrote ("the next
+// is right, the total or mean of a served column (all rows of a list of records, or those sharing a
+// field's value or a date's month: src/values/aggregates.ts), a served date shifted by a relative expression the user or system wrote ("the next
 // day", "last month"), hours and minutes (`01:30`) between two served times of day, a served time
 // moved by a length the user or system wrote ("for one hour"), or the
 // argument of a call in the window that the tool accepted (its result holds something and is no
@@ -37,9 +38,10 @@ import { readForms, readNumbers } from '../values/read.js';
 import { groupedJoins, identifierKey } from '../values/identifiers.js';
 import { numeralReadings } from '../values/numerals.js';
 import { relativeShifts, statedLengths, type Length, type Shift } from '../values/relative.js';
-import { arithmeticOperands, deriveDate, deriveDuration, deriveNumber, deriveTimeShift, hedgedIn, meetServed, writtenComputation, type Derivation, type StatedNumber } from '../values/derive.js';
+import { arithmeticOperands, deriveDate, deriveDuration, deriveNumber, deriveTimeShift, hedgedIn, meetServed, meetsNumber, shown, writtenComputation, type Derivation, type StatedNumber } from '../values/derive.js';
 import { isUnit } from '../values/quantities.js';
 import { exampleSpans, onlyInExamples, type ExampleSpan } from '../values/examples.js';
+import { columnAggregates, type ColumnAggregate } from '../values/aggregates.js';
 import { KEY, numberKey, type TypedValue } from '../values/types.js';
 import { readWordAmounts, rendersAs } from '../values/words.js';
 
@@ -335,6 +337,19 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
   };
   let shifts: Shift[] | undefined;
   const relative = () => (shifts ??= relativeShifts(input.exemptTexts, 64));
+  // Totals and means of served columns, per result, latest results first (read on first need).
+  const aggregates = new Map<number, ColumnAggregate[]>();
+  const columnAggregate = (t: StatedNumber): { aggregate: ColumnAggregate; at: number } | undefined => {
+    for (let at = results.length - 1; at >= Math.max(0, results.length - L.maxAggregatedResults); at--) {
+      let list = aggregates.get(at);
+      if (!list) aggregates.set(at, (list = columnAggregates(results[at]!.text)));
+      for (const a of list) {
+        const mean = a.what.startsWith('mean');
+        if (meetsNumber(t, a.value, mean ? 'full' : 'fine') || (!mean && a.value < 0 && meetsNumber(t, -a.value, 'fine'))) return { aggregate: a, at };
+      }
+    }
+    return undefined;
+  };
   let stated: Length[] | undefined;
   const lengths = () => (stated ??= statedLengths(input.exemptTexts, 16));
   let acceptedArgs: { index: ReturnType<typeof buildEvidenceIndex>; typed: ServedValues; calls: { text: string; callId?: string; toolName?: string }[] } | undefined;
@@ -458,6 +473,13 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
           found = { formula: d.formula, from: sourcesOf(d, results, bounds.quotedValueChars), ...(last >= 0 ? { at: last } : {}) };
           break;
         }
+        // A total or mean of a served column (every amount of a list, or of the rows of one month or
+        // one recipient). Never a rating's: a mean of a few ratings meets a stated one by chance.
+        const agg = tv.scale === undefined ? columnAggregate(t) : undefined;
+        if (agg) {
+          found = { formula: `${agg.aggregate.what} = ${shown(agg.aggregate.value)}`, from: resultOf(results[agg.at]!, bounds.quotedValueChars), at: agg.at };
+          break;
+        }
       }
     } else if (tv?.kind === 'time') {
       const times = [...served.times(), ...exemptServed.times().map((t) => ({ ...t, at: results.length + t.at }))];
@@ -542,13 +564,17 @@ function innerServed(v: AnswerValue, evidence: { lookup(key: string): number | u
   return at;
 }
 
+/** Which result a witness comes from: `a result of 'tool', call c1, request 2`. */
+function resultOf(r: WindowResult, cap: number): string {
+  return `${r.toolName ? `a result of ${quoteText(r.toolName, cap)}` : 'a tool result'}${r.callId ? `, call ${quoteText(r.callId, cap)}` : ''}, request ${r.request}`;
+}
+
 function sourcesOf(d: Pick<Derivation, 'operands'>, results: readonly WindowResult[], cap: number): string {
   return d.operands
     .map((n) => {
       const r = results[n.at];
       if (!r) return `${quoteText(n.text, cap)} (user or system text)`;
-      const who = r.toolName ? `a result of ${quoteText(r.toolName, cap)}` : 'a tool result';
-      return `${quoteText(n.text, cap)} (${who}${r.callId ? `, call ${quoteText(r.callId, cap)}` : ''}, request ${r.request})`;
+      return `${quoteText(n.text, cap)} (${resultOf(r, cap)})`;
     })
     .join('; ');
 }

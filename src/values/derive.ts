@@ -72,7 +72,8 @@ export function meetsNumber(t: StatedNumber, v: number, rounding: Rounding): boo
   return false;
 }
 
-function shown(v: number): string {
+/** A number as a witness shows it (`1,169.75`). */
+export function shown(v: number): string {
   if (Number.isInteger(v)) return v.toLocaleString('en-US');
   return Number(v.toPrecision(12)).toLocaleString('en-US', { maximumFractionDigits: 10 });
 }

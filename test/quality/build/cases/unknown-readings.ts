@@ -34,6 +34,7 @@ const T: Record<string, ToolDefinition> = {
   append_log_entry: tool('Append a line to a property maintenance log.', { log_id: str('Log id, LOG-XX.'), text: str('The line.') }, ['log_id', 'text']),
   add_contractor: tool('Add a contractor to the approved list (writes).', { name: str('Company name.'), trade: str('Trade.') }, ['name', 'trade']),
   list_work_orders: tool('Open work orders of a property.', { property_id: str('Property id, HP-NNN.') }, ['property_id']),
+  list_invoices: tool('Contractor invoices of a property, newest first.', { property_id: str('Property id, HP-NNN.') }, ['property_id']),
 };
 
 const offer = (...names: string[]) => Object.fromEntries(names.map((n) => [n, T[n]!]));
@@ -74,6 +75,29 @@ const WORK_ORDERS = `- work_order_id: WO-4410
   flat: 3B
   issue: extractor fan noisy
   status: open
+`;
+
+/** A property's contractor invoices as a Python tool dumps them (YAML; amounts as written). */
+const INVOICES = `- amount: 412.8
+  contractor: Brightwater Plumbing
+  date: '2026-11-27'
+  invoice_id: INV-30981
+- amount: 96.0
+  contractor: Keyfast Locksmiths
+  date: '2026-11-19'
+  invoice_id: INV-30977
+- amount: 58.25
+  contractor: Keyfast Locksmiths
+  date: '2026-11-12'
+  invoice_id: INV-30964
+- amount: 727.6
+  contractor: Brightwater Plumbing
+  date: '2026-11-03'
+  invoice_id: INV-30952
+- amount: 188.5
+  contractor: Sparks & Sons
+  date: '2026-10-22'
+  invoice_id: INV-30911
 `;
 
 export const UNKNOWN_READING_CASES: CaseSpec[] = [
@@ -325,6 +349,44 @@ export const UNKNOWN_READING_CASES: CaseSpec[] = [
         user: 'When is the laser cutter next free, and how long could I use it before the evening class at 18:00?',
         steps: [{ calls: [{ name: 'search_equipment', args: { query: 'laser cutter' }, result: [{ equipment_id: 'EQ-LC-02', name: 'Laser cutter (60 W)', next_free: '2026-12-05 14:00', slot_minutes: 30 }] }] }],
         answer: 'The laser cutter EQ-LC-02 is next free at 15:30 on 2026-12-05. For example, if you start at 15:30, you would have two and a half hours before the evening class at 18:00.',
+      },
+    ],
+  },
+  {
+    name: 'ur-clean-totals-of-an-invoice-list',
+    shape: 'traceloop',
+    check: 'unsupported-value',
+    class: "a month's total and mean of a YAML invoice list, more served amounts than the three-operand arithmetic combines",
+    kind: 'clean',
+    note: "1,294.65 is the sum of the four November amounts (412.8 + 96.0 + 58.25 + 727.6), 323.66 their mean, 1,140.40 the sum of Brightwater's two: totals of a served column, not values from nowhere.",
+    expect: [],
+    system: LETS_SYSTEM,
+    tools: offer('list_invoices'),
+    declarations: NONE,
+    turns: [
+      {
+        user: 'How much did we pay contractors for HP-118 in November, and how much of that was Brightwater?',
+        steps: [{ calls: [{ name: 'list_invoices', args: { property_id: 'HP-118' }, result: INVOICES }] }],
+        answer: 'For HP-118, November\'s contractor invoices come to £1,294.65 across four invoices, £323.66 on average. Brightwater Plumbing accounts for £1,140.40 of that (INV-30981 and INV-30952).',
+      },
+    ],
+  },
+  {
+    name: 'ur-defect-total-no-column-gives',
+    shape: 'vercel',
+    check: 'unsupported-value',
+    class: 'a total of an invoice list with two digits swapped: no sum of any served rows gives it',
+    kind: 'defect',
+    note: "The November amounts sum to 1,294.65; the answer's 1,249.65 is no total of the column, of a month's rows or of a contractor's rows.",
+    expect: [{ check: 'unsupported-value', value: '1,249.65' }],
+    system: LETS_SYSTEM,
+    tools: offer('list_invoices'),
+    declarations: NONE,
+    turns: [
+      {
+        user: 'How much did we pay contractors for HP-118 in November?',
+        steps: [{ calls: [{ name: 'list_invoices', args: { property_id: 'HP-118' }, result: INVOICES }] }],
+        answer: "For HP-118, November's contractor invoices come to £1,249.65 across four invoices.",
       },
     ],
   },
