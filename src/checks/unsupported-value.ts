@@ -8,8 +8,8 @@
 // grounded when a tool result holds the same typed value, or when it is a bounded derivation of
 // served values (src/values/derive.ts): rounded to the precision it states, converted between
 // units (js-quantities), its sign moved, the sum, difference, product or ratio of two or three
-// served numbers, a computation the model wrote out whose operands are served and whose arithmetic
-// is right, the total or mean of a served column (all rows of a list of records, or those sharing a
+// served numbers, a computation the model wrote out (earlier or in the answer itself) whose operands
+// are served or results of its earlier written steps and whose arithmetic is right, the total or mean of a served column (all rows of a list of records, or those sharing a
 // field's value or a date's month: src/values/aggregates.ts), a served date shifted by a relative expression the user or system wrote ("the next
 // day", "last month"), hours and minutes (`01:30`) between two served times of day, a served time
 // moved by a length the user or system wrote ("for one hour"), or the
@@ -467,7 +467,7 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
         // (`14 ÷ 287 × 100 = 4.87…`): only a computation the model wrote out derives one.
         const d: Derivation | undefined =
           (tv.scale === undefined ? deriveNumber(t, arithmetic().list, L, arithmetic().one) : undefined) ??
-          writtenComputation(t, input.writtenTexts ?? [], (o) => servedOperand(o, served, exemptServed, results.length), L.maxPairOperands);
+          writtenComputation(t, [...(input.writtenTexts ?? []), answer], (o) => servedOperand(o, served, exemptServed, results.length), L.maxPairOperands + 1);
         if (d) {
           const last = d.operands.reduce((a, n) => (n.at < results.length && n.at > a ? n.at : a), -1);
           found = { formula: d.formula, from: sourcesOf(d, results, bounds.quotedValueChars), ...(last >= 0 ? { at: last } : {}) };

@@ -244,28 +244,76 @@ function evaluate(expr: string): { value: number; operands: string[] } | undefin
   return value !== undefined && i === tokens.length && Number.isFinite(value) ? { value, operands } : undefined;
 }
 
+/** Written steps read per call, and rounds of chaining (a step whose operand is an earlier step's result). */
+const MAX_WRITTEN_STEPS = 64;
+const MAX_WRITTEN_CHAIN = 4;
+
+interface WrittenStep {
+  expr: string;
+  result: string;
+  /** The stated result, and what the arithmetic gives (equal to its stated decimals). */
+  value: number;
+  computed: number;
+  operands: string[];
+  /** The served numbers under it, once grounded; whether a step's result was among its operands. */
+  grounds?: ServedNumber[];
+  chained?: boolean;
+}
+
 /**
  * A computation the model wrote out whose stated result meets the stated number, whose arithmetic
- * is right (to the result's stated decimals) and whose every operand `served` grounds.
+ * is right (to the result's stated decimals) and whose every operand `served` grounds, or is the
+ * stated result of another such step the model wrote ("3 × 180 = 540 … 540 + 144 = 684"), at most
+ * four steps deep.
  */
 export function writtenComputation(t: StatedNumber, written: readonly string[], served: (operand: string) => ServedNumber | undefined, maxTexts: number): Derivation | undefined {
+  const steps: WrittenStep[] = [];
   for (const text of written.slice(-maxTexts)) {
     if (!text.includes('=')) continue;
     const s = text.normalize('NFKC');
     for (const m of s.matchAll(WRITTEN)) {
+      if (steps.length >= MAX_WRITTEN_STEPS) break;
       const stated = readNumerals(m[2]!.trim(), 1)[0]?.readings[0];
-      if (!stated || !meetsNumber(t, stated.value, 'fine')) continue;
+      if (!stated) continue;
       const e = evaluate(m[1]!);
       if (!e || !meetsNumber({ ...stated, hedged: false }, e.value, 'fine')) continue;
-      const ops: ServedNumber[] = [];
-      for (const o of e.operands) {
-        const n = served(o);
-        if (!n) break;
-        ops.push(n);
-      }
-      if (ops.length !== e.operands.length) continue;
-      return { formula: `${m[1]!.trim()} = ${m[2]!.trim()} (computed in the model's own writing; every operand served)`, operands: ops, value: e.value, step: 'written' };
+      steps.push({ expr: m[1]!.trim(), result: m[2]!.trim(), value: stated.value, computed: e.value, operands: e.operands });
     }
+  }
+  const groundOf = (operand: string): { grounds: ServedNumber[]; chained: boolean } | undefined => {
+    const n = served(operand);
+    if (n) return { grounds: [n], chained: false };
+    const r = readNumerals(operand, 1)[0]?.readings[0];
+    if (!r) return undefined;
+    const step = steps.find((s) => s.grounds !== undefined && near(s.value, r.value));
+    return step ? { grounds: step.grounds!, chained: true } : undefined;
+  };
+  for (let round = 0; round < MAX_WRITTEN_CHAIN; round++) {
+    let grew = false;
+    for (const step of steps) {
+      if (step.grounds) continue;
+      const grounds: ServedNumber[] = [];
+      let chained = false;
+      let whole = true;
+      for (const o of step.operands) {
+        const g = groundOf(o);
+        if (!g) {
+          whole = false;
+          break;
+        }
+        grounds.push(...g.grounds);
+        chained ||= g.chained;
+      }
+      if (!whole) continue;
+      step.grounds = grounds;
+      step.chained = chained;
+      grew = true;
+      if (meetsNumber(t, step.value, 'fine')) {
+        const why = chained ? "computed in the model's own writing; every operand served or the result of an earlier written step" : "computed in the model's own writing; every operand served";
+        return { formula: `${step.expr} = ${step.result} (${why})`, operands: grounds, value: step.computed, step: 'written' };
+      }
+    }
+    if (!grew) break;
   }
   return undefined;
 }

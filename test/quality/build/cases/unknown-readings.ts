@@ -37,6 +37,18 @@ const T: Record<string, ToolDefinition> = {
   list_invoices: tool('Contractor invoices of a property, newest first.', { property_id: str('Property id, HP-NNN.') }, ['property_id']),
 };
 
+const TRIP_SYSTEM = 'You are the trip planner of Lakeside Trips. Today is 2026-12-04. Prices come only from the tools; show your working for any total.';
+const TRIP_TOOLS: Record<string, ToolDefinition> = {
+  get_lodge_price: tool('Nightly price of a lodge, in EUR.', { lodge: str('Lodge name.') }, ['lodge']),
+  get_car_price: tool('Daily price of a rental car class, in EUR.', { car_class: str('Car class.') }, ['car_class']),
+  get_tourist_tax: tool('Tourist tax per person and night in a town, in EUR.', { town: str('Town name.') }, ['town']),
+};
+const tripSteps = [
+  { calls: [{ name: 'get_lodge_price', args: { lodge: 'Birch Hollow' }, result: { lodge: 'Birch Hollow', price_per_night: 180.5 } }] },
+  { calls: [{ name: 'get_car_price', args: { car_class: 'compact' }, result: { car_class: 'compact', price_per_day: 48.25 } }] },
+  { calls: [{ name: 'get_tourist_tax', args: { town: 'Kelda' }, result: 'Tourist tax in Kelda: 2.60 per person per night' }] },
+];
+
 const offer = (...names: string[]) => Object.fromEntries(names.map((n) => [n, T[n]!]));
 /** No declarations: what inference arms from the trace (answer values armed by the tool results it read). */
 const NONE = { tools: {} };
@@ -387,6 +399,44 @@ export const UNKNOWN_READING_CASES: CaseSpec[] = [
         user: 'How much did we pay contractors for HP-118 in November?',
         steps: [{ calls: [{ name: 'list_invoices', args: { property_id: 'HP-118' }, result: INVOICES }] }],
         answer: "For HP-118, November's contractor invoices come to £1,249.65 across four invoices.",
+      },
+    ],
+  },
+  {
+    name: 'ur-clean-trip-total-in-written-steps',
+    shape: 'vercel',
+    check: 'unsupported-value',
+    class: 'a trip total the answer works out in steps, the last one adding the results of the first three (six served or user numbers in all)',
+    kind: 'clean',
+    note: "722.00, 144.75 and 10.40 are products of a served price and the user's 4 nights or 3 days; 877.15 is their sum, written out in the answer with right arithmetic: every operand is served or the result of an earlier written step.",
+    expect: [],
+    system: TRIP_SYSTEM,
+    tools: TRIP_TOOLS,
+    declarations: NONE,
+    turns: [
+      {
+        user: 'What would 4 nights at Birch Hollow in Kelda with a compact car for 3 days cost me, tourist tax included? It is just me.',
+        steps: tripSteps,
+        answer: 'Lodge: 4 × 180.50 = 722.00 EUR. Car: 3 × 48.25 = 144.75 EUR. Tourist tax: 4 × 2.60 = 10.40 EUR. Total: 722.00 + 144.75 + 10.40 = 877.15 EUR.',
+      },
+    ],
+  },
+  {
+    name: 'ur-defect-trip-total-wrong-last-step',
+    shape: 'traceloop',
+    check: 'unsupported-value',
+    class: 'the same trip worked out in steps whose last sum is wrong (887.15 for 877.15)',
+    kind: 'defect',
+    note: 'The steps are right up to the last, which states 722.00 + 144.75 + 10.40 = 887.15: no derivation gives 887.15.',
+    expect: [{ check: 'unsupported-value', value: '887.15' }],
+    system: TRIP_SYSTEM,
+    tools: TRIP_TOOLS,
+    declarations: NONE,
+    turns: [
+      {
+        user: 'What would 4 nights at Birch Hollow in Kelda with a compact car for 3 days cost me, tourist tax included? It is just me.',
+        steps: tripSteps,
+        answer: 'Lodge: 4 × 180.50 = 722.00 EUR. Car: 3 × 48.25 = 144.75 EUR. Tourist tax: 4 × 2.60 = 10.40 EUR. Total: 722.00 + 144.75 + 10.40 = 887.15 EUR.',
       },
     ],
   },
