@@ -77,11 +77,13 @@ describe.skipIf(!HAVE_REDIS)('state store outage (real redis-server killed and r
       for (const c of afterRestart) {
         const got = c.turns.map((t, i) => written(i === 0 ? a.exported : b.exported, t.traceId).map((l) => l.replaceAll(c.conversationId, 'CONV')));
         // Within seconds of the store's return, a turn says another instance's write may be owed;
-        // nothing else differs. On a starved machine a turn may also miss its read budget (or an
-        // acknowledgement its wait): then it says so, never silently (the issue 31 guarantee).
+        // nothing else differs. On a starved machine A's write may land after B's read (CI saw it
+        // at load 7), or a turn may miss its read budget (or an acknowledgement its wait): then
+        // the turn judged without it says so, "recovering" or another reason, never silently (the
+        // issue 31 guarantee).
         const stripped = got.map((lines) => lines.map((l) => l.replace(recovering, '')));
         if (JSON.stringify(stripped) === JSON.stringify(expected)) exact++;
-        else expect(stripped[1]!.some((l) => l.includes(`"${ATTR_STATE_INCOMPLETE}"`)), JSON.stringify(stripped[1])).toBe(true);
+        else expect(got[1]!.some((l) => l.includes(`"${ATTR_STATE_INCOMPLETE}"`)), JSON.stringify(got[1])).toBe(true);
       }
       console.log(`[state-outage] after the restart: ${exact} of ${afterRestart.length} conversations judged exactly as on one instance, the rest said they lacked state`);
       expect(exact).toBeGreaterThan(0);
