@@ -2,11 +2,12 @@
 // run of a token's segments: `acme/api` of `github.com/acme/api`, `srv-db-04` of
 // `srv-db-04.prod`), or only as a proper part of one (`srv-db` of `srv-db-04`: a fragment). Text is
 // searched raw and JSON-decoded (`\uXXXX`, `\"`, `\\`, `\/`, a JSON string inside a JSON string);
-// example values of a tool's description ("e.g.", "for example", "such as") are blanked first.
+// example values of a tool's description ("e.g.", "for example", "such as": src/values/examples.ts) are blanked first.
 // Used by unsupported-argument and empty-lookup. Must never report a fragment as whole, never hold
 // more than the texts it was given, and never do I/O: pure functions over strings.
 
 import type { ServedString } from '../model/frame.js';
+import { withoutExamples } from '../values/examples.js';
 
 /** Token separators: a token never spans one. */
 const TOKEN_SEPARATOR = new Set([...' \t\n\r\f\v\u00a0"\'`{}[](),;<>|!*$%~^\u0000']);
@@ -132,19 +133,6 @@ export function decodeEscapes(text: string): string {
     out = next;
   }
   return out;
-}
-
-/** An example clause: from its marker to the end of its sentence, parenthesis or line. */
-const EXAMPLE_CLAUSE = /(?:\be\.g\.?|\beg[.,:]|\bfor example\b|\bfor instance\b|\bsuch as\b|\bexamples?\s*:)(?:[^;)\n.]|\.(?!\s|$))*/gi;
-
-/** A tool description with its example values blanked: an example is not a value the run served. */
-export function withoutExamples(text: string): string {
-  return text.replace(EXAMPLE_CLAUSE, ' ');
-}
-
-/** The example values a description offers (the clauses `withoutExamples` blanks). */
-export function exampleClauses(text: string): string[] {
-  return [...text.matchAll(EXAMPLE_CLAUSE)].map((m) => m[0]);
 }
 
 /** Where a value was found: the served string, and for a fragment the whole token it was cut from. */

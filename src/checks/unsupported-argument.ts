@@ -29,7 +29,7 @@ import { armedByInference } from './arming.js';
 import { sourcesInferred } from '../declarations/inferred.js';
 import { FrameGrounds } from './argument-grounding.js';
 import type { ValueMemo } from '../values/served.js';
-import { exampleClauses } from './argument-grounds.js';
+import { exampleClauses } from '../values/examples.js';
 import { describeServed, groundedFinding } from './argument-findings.js';
 import {
   GROUNDING_ASSISTANT_ONLY,

@@ -1,5 +1,9 @@
-// Which parts of a text offer values as examples rather than state them (issue 35: a reading that
-// is unknown may suppress a finding, never raise one). "For example, if it is currently 11:30 AM,
+// Which parts of a text offer values as examples rather than state them, the one place that says
+// what an example is. Two readings: a tool description's example clauses ("e.g.", "for example",
+// "such as", "examples:"), whose values the app did not serve as data (withoutExamples); and an
+// answer's examples (exampleSpans), where "such as" is left out: in an answer it names real members
+// ("meetings such as the 10:00 stand-up"). For the answer (issue 35: a reading that
+// is unknown may suppress a finding, never raise one): "For example, if it is currently 11:30 AM,
 // you have 1 hour left": 11:30 AM is an illustration the writer chose, not a fact it took from
 // somewhere, so whether the text asserts it is unknown. A span opens at an example marker ("for
 // example", "for instance", "e.g.", "let's say", "suppose", "imagine", "hypothetically", "as an
@@ -8,7 +12,20 @@
 // presupposes its values, and stays asserted. Never widens what a check accuses: callers use the
 // spans only to withhold. Pure: no I/O, no clocks.
 
-/** Where a text offers values as examples: [start, end) offsets into the text. */
+/** A description's example clause: from its marker to the end of its sentence, parenthesis or line. */
+const EXAMPLE_CLAUSE = /(?:\be\.g\.?|\beg[.,:]|\bfor example\b|\bfor instance\b|\bsuch as\b|\bexamples?\s*:)(?:[^;)\n.]|\.(?!\s|$))*/gi;
+
+/** A tool description with its example values blanked: an example is not a value the run served. */
+export function withoutExamples(text: string): string {
+  return text.replace(EXAMPLE_CLAUSE, ' ');
+}
+
+/** The example values a description offers (the clauses `withoutExamples` blanks). */
+export function exampleClauses(text: string): string[] {
+  return [...text.matchAll(EXAMPLE_CLAUSE)].map((m) => m[0]);
+}
+
+/** Where an answer offers values as examples: [start, end) offsets into the text. */
 export interface ExampleSpan {
   start: number;
   end: number;
