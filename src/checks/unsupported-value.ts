@@ -16,7 +16,8 @@
 // argument of a call in the window that the tool accepted (its result holds something and is no
 // error). A value that stands only in an example the answer gives ("For example, if it is 11:30
 // AM", src/values/examples.ts) is not asserted: withheld, never raised. A derived value passes; its derivation is returned as the witness (`derived`). Tokens
-// the window's user or system text (or earlier turns' user messages) holds are exempt, in the same
+// the window's user or system text (or earlier turns' user messages) or the offered tools'
+// descriptions (their example clauses blanked) hold are exempt, in the same
 // typed forms. The model's own earlier turns and tool-call arguments never ground a value (at most
 // they classify a finding as `assistant-only`). Past a bound the check says it is incomplete (an
 // unreachable reason). Detection only: nothing is blocked. Tally: `checked` counts distinct answer
@@ -79,6 +80,12 @@ export interface UnsupportedValueInput {
   windowResults: readonly WindowResult[];
   /** User and system text of the window: data tokens they contain are exempt; their relative expressions shift served dates. */
   exemptTexts: readonly string[];
+  /**
+   * The offered tools' names and descriptions, their example clauses blanked (src/values/examples.ts):
+   * text the app served, so a value they hold is exempt as user or system text is (a limit, a
+   * policy's number); they shift no dates.
+   */
+  schemaTexts?: readonly string[];
   /** The model's own earlier text and tool-call arguments in the window: never ground, only classify (and hold written computations). */
   writtenTexts?: readonly string[];
   /** The window's tool calls (arguments as text, with call ids): a value the tool accepted (its result in `windowResults` is no error and not empty) is grounded. */
@@ -291,7 +298,8 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
   const answer = input.answerText.normalize('NFKC');
   const extraction = extractDataTokens(answer, bounds.maxAnswerTokens);
   const results = input.windowResults;
-  const exemptSources = input.exemptTexts.map((text) => ({ text }));
+  const exemptSources = [...input.exemptTexts, ...(input.schemaTexts ?? [])].map((text) => ({ text }));
+  const fromSchema = (at: number) => at - results.length >= input.exemptTexts.length;
   const memo = input.memo ?? new ValueMemo();
   const maxKeys = Math.min(L.maxFormKeys, bounds.maxIndexTokens);
   const served = new ServedValues(results, memo, maxKeys);
@@ -450,7 +458,7 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
         const t: StatedNumber = { ...r, hedged, ...(tv.unit ? { unit: tv.unit } : {}), ...(tv.currency ? { currency: tv.currency } : {}) };
         const met = meetServed(t, served.numbers());
         if (met) {
-          found = { formula: met.formula, from: sourcesOf(met, results, bounds.quotedValueChars), at: met.operands[0]!.at };
+          found = { formula: met.formula, from: sourcesOf(met, results, bounds.quotedValueChars, input.exemptTexts.length), at: met.operands[0]!.at };
           if (met.step === 'rounding') {
             ground(v, met.operands[0]!.at);
             found = { formula: '', from: '' };
@@ -470,7 +478,7 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
           writtenComputation(t, [...(input.writtenTexts ?? []), answer], (o) => servedOperand(o, served, exemptServed, results.length), L.maxPairOperands + 1);
         if (d) {
           const last = d.operands.reduce((a, n) => (n.at < results.length && n.at > a ? n.at : a), -1);
-          found = { formula: d.formula, from: sourcesOf(d, results, bounds.quotedValueChars), ...(last >= 0 ? { at: last } : {}) };
+          found = { formula: d.formula, from: sourcesOf(d, results, bounds.quotedValueChars, input.exemptTexts.length), ...(last >= 0 ? { at: last } : {}) };
           break;
         }
         // A total or mean of a served column (every amount of a list, or of the rows of one month or
@@ -488,18 +496,18 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
       const d = tv.duration !== undefined ? deriveDuration(tv.duration, times) : undefined;
       if (d) {
         const last = Math.max(d.from.at, d.to.at);
-        found = { formula: d.formula, from: sourcesOf({ operands: [operand(d.from), operand(d.to)] }, results, bounds.quotedValueChars), ...(last < results.length ? { at: last } : {}) };
+        found = { formula: d.formula, from: sourcesOf({ operands: [operand(d.from), operand(d.to)] }, results, bounds.quotedValueChars, input.exemptTexts.length), ...(last < results.length ? { at: last } : {}) };
       } else if (lengths().length > 0) {
         // A served time moved by a length the user or system wrote ("for one hour": 12:00 to 13:00).
         const readings = tv.keys.flatMap((k) => (k.includes('+') ? [] : [minutesOfKey(k) ?? -1])).filter((m) => m >= 0);
         const shifted = deriveTimeShift(readings, times, lengths());
-        if (shifted) found = { formula: shifted.formula, from: sourcesOf({ operands: [operand(shifted.from)] }, results, bounds.quotedValueChars), ...(shifted.from.at < results.length ? { at: shifted.from.at } : {}) };
+        if (shifted) found = { formula: shifted.formula, from: sourcesOf({ operands: [operand(shifted.from)] }, results, bounds.quotedValueChars, input.exemptTexts.length), ...(shifted.from.at < results.length ? { at: shifted.from.at } : {}) };
       }
     } else if (tv && (tv.kind === 'date' || tv.kind === 'month')) {
       const value = plain(tv.key);
       const anchors = [...served.dates(), ...exemptServed.dates().map((d) => ({ ...d, at: results.length + d.at }))];
       const d = relative().length > 0 ? deriveDate(value, anchors, relative(), (a) => a.at >= results.length) : undefined;
-      if (d) found = { formula: d.formula, from: d.anchor.at < results.length ? sourcesOf({ operands: [{ value: 0, text: d.anchor.date, at: d.anchor.at }] }, results, bounds.quotedValueChars) : `${d.anchor.date} (user or system text)`, ...(d.anchor.at < results.length ? { at: d.anchor.at } : {}) };
+      if (d) found = { formula: d.formula, from: d.anchor.at < results.length ? sourcesOf({ operands: [{ value: 0, text: d.anchor.date, at: d.anchor.at }] }, results, bounds.quotedValueChars, input.exemptTexts.length) : `${d.anchor.date} (${fromSchema(d.anchor.at) ? 'a tool description' : 'user or system text'})`, ...(d.anchor.at < results.length ? { at: d.anchor.at } : {}) };
     }
     if (found) {
       if (found.formula !== '') derive(v, found.formula, found.from, found.at);
@@ -569,11 +577,11 @@ function resultOf(r: WindowResult, cap: number): string {
   return `${r.toolName ? `a result of ${quoteText(r.toolName, cap)}` : 'a tool result'}${r.callId ? `, call ${quoteText(r.callId, cap)}` : ''}, request ${r.request}`;
 }
 
-function sourcesOf(d: Pick<Derivation, 'operands'>, results: readonly WindowResult[], cap: number): string {
+function sourcesOf(d: Pick<Derivation, 'operands'>, results: readonly WindowResult[], cap: number, userOrSystem: number): string {
   return d.operands
     .map((n) => {
       const r = results[n.at];
-      if (!r) return `${quoteText(n.text, cap)} (user or system text)`;
+      if (!r) return `${quoteText(n.text, cap)} (${n.at - results.length >= userOrSystem ? 'a tool description' : 'user or system text'})`;
       return `${quoteText(n.text, cap)} (${resultOf(r, cap)})`;
     })
     .join('; ');

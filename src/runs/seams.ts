@@ -47,6 +47,7 @@ import { redactValue } from '../findings/quote.js';
 import { negated } from './trace-record.js';
 import { fitBytes } from '../findings/events.js';
 import { ATTR_DERIVATION, ATTR_TOOL_CALL_ID, ATTR_TOOL_NAME, ATTR_FINDING_GROUNDING, ATTR_FINDING_KIND, ATTR_FINDING_PREDICATE, ATTR_FINDING_VALUE, EVENT_VALUE_DERIVED, GROUNDING_DERIVED, ATTR_ANSWER_REASONS, ATTR_ANSWER_STANDING, ATTR_ANSWER_STATEMENT, EVENT_ANSWER_STANDING } from '../findings/names.js';
+import { withoutExamples } from '../values/examples.js';
 
 export interface SeamContext {
   limits: Limits;
@@ -524,6 +525,7 @@ function checkAnswer(ctx: SeamContext, state: ConversationState, req: LlmRequest
         ...frame.served.filter((s) => s.source === 'system' || s.source === 'user').map((s) => s.text),
         ...earlierUserTexts(state),
       ],
+      schemaTexts: frame.served.filter((s) => s.source === 'tool-schema').map((s) => withoutExamples(s.text)),
       writtenTexts: frame.written.map((w) => w.text),
       windowCalls: frame.written.filter((w) => w.source === 'assistant-tool-call').map((w) => ({ text: w.text, ...(w.callId ? { callId: w.callId } : {}) })),
       memo: valueMemoOf(state),
