@@ -6,25 +6,27 @@
 // libphonenumber-js, identifiers modulo case, punctuation, grouping and width; a range is judged by
 // its two ends, never as one opaque token, and a rating by its number, never its scale) and
 // grounded when a tool result holds the same typed value, or when it is a bounded derivation of
-// served values (src/values/derive.ts): rounded to the precision it states, converted between
-// units (js-quantities), its sign moved, the sum, difference, product or ratio of two or three
-// served numbers, a computation the model wrote out (earlier or in the answer itself) whose operands
-// are served or results of its earlier written steps and whose arithmetic is right, the total or mean of a served column (all rows of a list of records, or those sharing a
-// field's value or a date's month: src/values/aggregates.ts), a served date shifted by a relative expression the user or system wrote ("the next
-// day", "last month"), hours and minutes (`01:30`) between two served times of day, a served time
-// moved by a length the user or system wrote ("for one hour"), or the
-// argument of a call in the window that the tool accepted (its result holds something and is no
-// error). A value that stands only in an example the answer gives ("For example, if it is 11:30
-// AM", src/values/examples.ts) is not asserted: withheld, never raised. A derived value passes; its derivation is returned as the witness (`derived`). Tokens
-// the window's user or system text (or earlier turns' user messages) or the offered tools'
-// descriptions (their example clauses blanked) hold are exempt, in the same
-// typed forms. The model's own earlier turns and tool-call arguments never ground a value (at most
-// they classify a finding as `assistant-only`). Past a bound the check says it is incomplete (an
-// unreachable reason). Detection only: nothing is blocked. Tally: `checked` counts distinct answer
-// values judged, `findings` those with no origin (<= checked), `unreachable` those that could not
-// be judged. Also returns the grounded tokens with the request (and turn) that last served each
-// one, for `prior-turn-evidence`. Pure function over plain data (and the conversation's value
-// memo): no I/O, no clocks, no globals.
+// served values (src/values/derive.ts): rounded to the precision it states, converted between units
+// (js-quantities), its sign moved, the sum, difference, product or ratio of two or three served
+// numbers, a percentage change between two of them or a served percentage applied to one, a
+// computation the model wrote out (earlier or in the answer itself) whose operands are served or
+// results of its earlier written steps and whose arithmetic is right, the total or mean of a served
+// column (all rows of a list of records, or those sharing a field's value or a date's month:
+// src/values/aggregates.ts), a served date shifted by a relative expression the user or system
+// wrote ("the next day", "last month"), hours and minutes (`01:30`) between two served times of
+// day, a served time moved by a length the user or system wrote ("for one hour"), or the argument
+// of a call in the window that the tool accepted (its result holds something and is no error). A
+// value that stands only in an example the answer gives ("For example, if it is 11:30 AM",
+// src/values/examples.ts) is not asserted: withheld, never raised. A derived value passes; its
+// derivation is returned as the witness (`derived`). Tokens the window's user or system text (or
+// earlier turns' user messages) or the offered tools' descriptions (their example clauses blanked)
+// hold are exempt, in the same typed forms. The model's own earlier turns and tool-call arguments
+// never ground a value (at most they classify a finding as `assistant-only`). Past a bound the
+// check says it is incomplete (an unreachable reason). Detection only: nothing is blocked. Tally:
+// `checked` counts distinct answer values judged, `findings` those with no origin (<= checked),
+// `unreachable` those that could not be judged. Also returns the grounded tokens with the request
+// (and turn) that last served each one, for `prior-turn-evidence`. Pure function over plain data
+// (and the conversation's value memo): no I/O, no clocks, no globals.
 
 import { CONTENT_NOT_CAPTURED } from './catalog.js';
 import type { CheckOutcome, CheckTally, Finding, Witness } from '../model/finding.js';

@@ -188,6 +188,20 @@ export function deriveNumber(t: StatedNumber, operands: readonly ServedNumber[],
       }
     }
   }
+  // Percentages: a change between two served numbers stated as a percentage ("rose by 12.5%"), and
+  // a served percentage applied to a served number ("1,210.00 after the 10% increase", "15% of it").
+  for (let i = 0; i < pair.length; i++) {
+    const a = pair[i]!;
+    for (let j = 0; j < pair.length; j++) {
+      if (j === i) continue;
+      const b = pair[j]!;
+      if (t.unit === '%' && b.value !== 0 && meets(((a.value - b.value) / b.value) * 100)) return found(`(${w(a)} − ${w(b)}) ÷ ${w(b)} × 100`, [a, b], ((a.value - b.value) / b.value) * 100);
+      if (a.unit !== '%') continue;
+      if (meets(b.value * (1 + a.value / 100))) return found(`${w(b)} × (1 + ${w(a)})`, [b, a], b.value * (1 + a.value / 100));
+      if (meets(b.value * (1 - a.value / 100))) return found(`${w(b)} × (1 − ${w(a)})`, [b, a], b.value * (1 - a.value / 100));
+      if (meets((b.value * a.value) / 100)) return found(`${w(b)} × ${w(a)}`, [b, a], (b.value * a.value) / 100);
+    }
+  }
   return undefined;
 }
 

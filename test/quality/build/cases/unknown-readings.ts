@@ -36,6 +36,7 @@ const T: Record<string, ToolDefinition> = {
   append_log_entry: tool('Append a line to a property maintenance log.', { log_id: str('Log id, LOG-XX.'), text: str('The line.') }, ['log_id', 'text']),
   add_contractor: tool('Add a contractor to the approved list (writes).', { name: str('Company name.'), trade: str('Trade.') }, ['name', 'trade']),
   list_work_orders: tool('Open work orders of a property.', { property_id: str('Property id, HP-NNN.') }, ['property_id']),
+  get_rent_history: tool('Monthly rent of a property by year, in GBP.', { property_id: str('Property id, HP-NNN.') }, ['property_id']),
   list_invoices: tool('Contractor invoices of a property, newest first.', { property_id: str('Property id, HP-NNN.') }, ['property_id']),
 };
 
@@ -483,6 +484,44 @@ export const UNKNOWN_READING_CASES: CaseSpec[] = [
           { calls: [{ name: 'rent_tool_kit', args: { kit_id: 'KIT-11' }, result: { rental_id: 'RN-60412', kit_id: 'KIT-11', due: '2026-12-06T18:00' } }] },
         ],
         answer: 'Done: rental RN-60412, the electronics kit KIT-07, due back 2026-12-06 18:00. A kit not returned is charged 1,240.00 EUR.',
+      },
+    ],
+  },
+  {
+    name: 'ur-clean-rent-rise-as-percentages',
+    shape: 'vercel',
+    check: 'unsupported-value',
+    class: "a rent rise stated as a percentage of two served rents, and next year's rent with the user's indexation applied",
+    kind: 'clean',
+    note: "(1,395.00 − 1,240.00) ÷ 1,240.00 = 12.5 %; 1,395.00 raised by the user's 4 % is 1,450.80: percentages of served numbers, not values from nowhere.",
+    expect: [],
+    system: LETS_SYSTEM,
+    tools: offer('get_rent_history'),
+    declarations: NONE,
+    turns: [
+      {
+        user: 'How much has the rent of HP-118 gone up this year, and what will it be next year with the 4% indexation in the lease?',
+        steps: [{ calls: [{ name: 'get_rent_history', args: { property_id: 'HP-118' }, result: { property_id: 'HP-118', rent_2025: 1240.0, rent_2026: 1395.0 } }] }],
+        answer: 'The monthly rent of HP-118 went from £1,240.00 to £1,395.00 this year, a rise of 12.5%. With the 4% indexation it would be £1,450.80 next year.',
+      },
+    ],
+  },
+  {
+    name: 'ur-defect-rent-rise-wrong-percentage',
+    shape: 'traceloop',
+    check: 'unsupported-value',
+    class: 'a rent rise stated as a percentage no two served rents give',
+    kind: 'defect',
+    note: 'The rents served are 1,240.00 and 1,395.00: a 12.5 % rise. 15.5 % is no change between them.',
+    expect: [{ check: 'unsupported-value', value: '15.5%' }],
+    system: LETS_SYSTEM,
+    tools: offer('get_rent_history'),
+    declarations: NONE,
+    turns: [
+      {
+        user: 'How much has the rent of HP-118 gone up this year?',
+        steps: [{ calls: [{ name: 'get_rent_history', args: { property_id: 'HP-118' }, result: { property_id: 'HP-118', rent_2025: 1240.0, rent_2026: 1395.0 } }] }],
+        answer: 'The monthly rent of HP-118 went from £1,240.00 to £1,395.00 this year, a rise of 15.5%.',
       },
     ],
   },
