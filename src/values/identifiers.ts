@@ -80,10 +80,14 @@ const MAX_GROUP = 6;
 
 /**
  * A group: digits, or upper-case letters and digits (`DE89`, `NWBK`, `0044`); a prose word (`the`,
- * `Plus`) is never one. Runs are split by exactly one blank.
+ * `Plus`) is never one. Runs are split by exactly one blank. Joins are display groups (all but the
+ * last of one length, at least MIN_JOINED_CHARS) or a letter prefix and the longer number after it.
  */
 const RUN = /(?<![\w-])[A-Z0-9]{1,6}(?: [A-Z0-9]{1,6})+(?![\w-])/g;
 const HAS_DIGIT = /\d/;
+/** A code's letter prefix (`UA`, `INV`) and the number after it (`2291`). */
+const PREFIX = /^[A-Z]{2,4}$/;
+const NUMBER = /^\d{3,6}$/;
 /** Cheap pre-test: a digit or capital, a blank, then another. */
 const MAY_HOLD_RUN = /[A-Z0-9] [A-Z0-9]/;
 
@@ -105,6 +109,14 @@ export function groupedJoins(text: string, max: number): GroupedJoin[] {
     }
     for (let i = 0; i < groups.length; i++) {
       const width = groups[i]!.length;
+      // A code's letter prefix and its number, a blank where the served form has a hyphen or
+      // nothing (`UA 2291` for `UA-2291`, `INV 30981`): joined whatever the number's length.
+      const next = groups[i + 1];
+      if (next !== undefined && next.length > width && PREFIX.test(groups[i]!) && NUMBER.test(next)) {
+        if (out.length >= max) return out;
+        const end = starts[i + 1]! + next.length;
+        out.push({ raw: s.slice(starts[i]!, end), key: (groups[i]! + next).toLowerCase(), start: starts[i]!, end });
+      }
       if (width < MIN_GROUP || width > MAX_GROUP) continue;
       const found: GroupedJoin[] = [];
       let key = groups[i]!;

@@ -37,6 +37,20 @@ describe('groupedJoins (the reading both checks share)', () => {
     // `00` is shorter than 4: it may end a run, never continue one.
     expect(groupedJoins('DE89 3704 00 0532 0130', 100).map((g) => g.key)).toEqual(['de89370400']);
   });
+
+  it("joins a code's letter prefix and the longer number after it (a blank for a hyphen), and nothing shorter", () => {
+    expect(groupedJoins('Flight UA 2291 leaves at 09:10.', 100).map((g) => [g.raw, g.key])).toEqual([['UA 2291', 'ua2291']]);
+    expect(groupedJoins('Invoice INV 30981 is paid.', 100).map((g) => g.key)).toEqual(['inv30981']);
+    expect(groupedJoins('It is 10 AM 12 now; GATE B 12.', 100)).toEqual([]);
+  });
+});
+
+describe('unsupported-value reads a code written with a blank whole', () => {
+  it('grounds `UA 2291` against a served `UA-2291`; a wrong number stays a finding', () => {
+    const flight: WindowResult = { text: JSON.stringify({ flight: 'UA-2291', price: 1289.5 }), toolName: 'get_flight', callId: 'call_f1', request: 1 };
+    expect(judge('Flight UA 2291 costs USD 1,289.50.', [flight]).findings).toEqual([]);
+    expect(judge('Flight UA 2219 costs USD 1,289.50.', [flight]).findings.map((f) => f.value)).toEqual(['2219']);
+  });
 });
 
 describe('unsupported-value reads a display-grouped identifier whole', () => {
