@@ -24,6 +24,7 @@ import { armedByInference } from './arming.js';
 import { foldWord } from './absence-clauses.js';
 import { actionClauses, type ActionClause } from './action-clauses.js';
 import { known, unknown, type Known } from '../model/known.js';
+import { readNumbers } from '../values/read.js';
 
 export const UNCONFIRMED_ACTION = 'unconfirmed-action';
 
@@ -214,7 +215,8 @@ function namedCalls(clause: ActionClause, calls: readonly ActionCall[]): ActionC
  * tool's name has the clause's verb and one of its nouns; or its name and its arguments' names
  * name the clause's nouns at least as well as the named writes' names do (a noun every write
  * shares weighing little: `create_event(participants=…)` for "added James as a participant"); or
- * its arguments hold a value the clause names (an e-mail address, an id). Used only to suppress.
+ * its arguments hold a value the clause names (an e-mail address, an id, an amount it states:
+ * "I sent 50.00" and a scheduled transaction of 50.0). Used only to suppress.
  */
 function mayDescribe(clause: ActionClause, call: ActionCall, namedScore: number, verbs: ReadonlySet<string>, df: ReadonlyMap<string, number>): boolean {
   const name = toolWords(call.toolName);
@@ -222,7 +224,31 @@ function mayDescribe(clause: ActionClause, call: ActionCall, namedScore: number,
   const score = nounScore(clause, [...name, ...argumentWords(call.arguments)], verbs, df);
   if (score > 0 && score >= namedScore) return true;
   const tokens = clauseTokens(clause);
-  return [...leafValues(call.arguments)].some((v) => tokens.has(v) && /\d|_|-|@/.test(v));
+  if ([...leafValues(call.arguments)].some((v) => tokens.has(v) && /\d|_|-|@/.test(v))) return true;
+  const amounts = clauseAmounts(clause);
+  return amounts.length > 0 && leafNumbers(call.arguments).some((n) => amounts.some((a) => Math.abs(a - n) < 1e-9 * Math.max(1, Math.abs(n))));
+}
+
+/**
+ * The amounts a clause states as data (typed readings, src/values: `50.00`, `1,100`, `€12.5`): a
+ * number with decimals or of three digits or more; a bare small count ("2 messages") is none.
+ */
+function clauseAmounts(clause: ActionClause): number[] {
+  const out: number[] = [];
+  for (const v of readNumbers(clause.clause, 16)) {
+    for (const r of v.numbers ?? []) if (r.decimals > 0 || Math.abs(r.value) >= 100) out.push(Math.abs(r.value));
+  }
+  return out;
+}
+
+/** A call's numeric argument values (numbers, or strings that are plain numerals), at any depth. */
+function leafNumbers(v: unknown, into: number[] = [], depth = 0): number[] {
+  if (depth > 4 || into.length >= 256) return into;
+  if (typeof v === 'number' && Number.isFinite(v)) into.push(Math.abs(v));
+  else if (typeof v === 'string' && /^-?\d+(?:\.\d+)?$/.test(v.trim())) into.push(Math.abs(Number(v.trim())));
+  else if (Array.isArray(v)) for (const x of v.slice(0, 64)) leafNumbers(x, into, depth + 1);
+  else if (v !== null && typeof v === 'object') for (const x of Object.values(v).slice(0, 64)) leafNumbers(x, into, depth + 1);
+  return into;
 }
 
 const failed = (c: ActionCall) => c.ending === 'failed' || c.ending === 'refused' || c.ending === 'not-found';
