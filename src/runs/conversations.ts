@@ -152,6 +152,12 @@ export class ConversationStore {
   private readonly map: BoundedMap<ConversationState>;
   evicted = 0;
   private totalBytes = 0;
+  /**
+   * States evicted since the last releaseEvicted(): their histories' stores are given back then,
+   * not at once, as the request that evicted them may still be reading one (its own conversation,
+   * evicted by its own growth).
+   */
+  private evictedStates: ConversationState[] = [];
 
   constructor(
     private readonly limits: Limits,
@@ -166,6 +172,7 @@ export class ConversationStore {
       onEvict: (_k, v) => {
         this.evicted++;
         this.totalBytes -= v.bytes;
+        this.evictedStates.push(v);
       },
     });
   }
@@ -369,6 +376,21 @@ export class ConversationStore {
   clear(): void {
     this.map.clear();
     this.totalBytes = 0;
+    this.evictedStates = [];
+  }
+
+  /**
+   * Gives back the served-history stores of the conversations evicted since the last call (issue 36:
+   * malloc's heap held them until a full collection). The owner calls it when no request is being
+   * checked (the end of a batch); nothing may read an evicted state afterwards (src/state/sync.ts
+   * reads the core's states by key, never one it held across an await). A state put back meanwhile
+   * is kept.
+   */
+  releaseEvicted(): void {
+    if (this.evictedStates.length === 0) return;
+    const states = this.evictedStates;
+    this.evictedStates = [];
+    for (const s of states) if (this.map.peek(s.key) !== s) s.served.release();
   }
 
   // ---- For a shared store (src/runs/state-access.ts, src/state/) ----
