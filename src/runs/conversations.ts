@@ -4,7 +4,7 @@
 // marked incomplete, so a check that reads it says so instead of guessing.
 
 import type { Limits } from '../limits.js';
-import type { LedgerRow } from '../model/ledger.js';
+import type { LedgerRow, ResultReading } from '../model/ledger.js';
 import { BoundedMap } from './bounded-map.js';
 import type { EarlierServed } from '../checks/unsupported-argument.js';
 import type { Frame, ServedString } from './frame.js';
@@ -148,6 +148,23 @@ export function ledgerRowBytes(row: LedgerRow): number {
   return LEDGER_ROW_BYTES + (isLinkedRow(row) ? LINKED_RESULT_BYTES : valueBytes(row.result)) + valueBytes(row.arguments);
 }
 
+/** Distinct readings and tool names the store's rows share (sharedParts); past it a row keeps its own. */
+const SHARED_PARTS = 256;
+
+/**
+ * The key of a reading made of numbers and strings only (emptiness, rows, shape: most rows'), its
+ * properties in their order; undefined for any other (absence, coverage, refusal...: kept as they are).
+ */
+function plainReadingKey(reading: ResultReading): string | undefined {
+  let key = '';
+  for (const k in reading) {
+    const v = (reading as unknown as Record<string, unknown>)[k];
+    if (typeof v !== 'string' && typeof v !== 'number') return undefined;
+    key += `${k}\u0000${typeof v === 'number' ? 'n' : 's'}${v}\u0000`;
+  }
+  return key;
+}
+
 export class ConversationStore {
   private readonly map: BoundedMap<ConversationState>;
   evicted = 0;
@@ -158,6 +175,13 @@ export class ConversationStore {
    * evicted by its own growth).
    */
   private evictedStates: ConversationState[] = [];
+  /**
+   * Readings and tool names kept rows share (issue 36): every row of a conversation kept its own
+   * copy of the same few readings ({ emptiness, rows, shape }) and tool names, ~0.3 KiB a held
+   * conversation on bench/memory's workload. Kept rows' readings are never changed once read.
+   */
+  private readonly readings = new Map<string, ResultReading>();
+  private readonly toolNames = new Map<string, string>();
 
   constructor(
     private readonly limits: Limits,
@@ -277,8 +301,22 @@ export class ConversationStore {
   /** Appends a read to the ledger; false when the bounds left no room (the state is then marked incomplete). */
   recordRead(state: ConversationState, row: LedgerRow): boolean {
     if (!this.room(state, ledgerRowBytes(row), state.ledger.length)) return false;
+    this.sharedParts(row);
     state.ledger.push(row);
     return true;
+  }
+
+  /** The row's reading and tool name replaced by an equal one another kept row holds, when there is one (the same values, in the same order). */
+  private sharedParts(row: LedgerRow): void {
+    const key = plainReadingKey(row.reading);
+    if (key !== undefined) {
+      const have = this.readings.get(key);
+      if (have !== undefined) row.reading = have;
+      else if (this.readings.size < SHARED_PARTS) this.readings.set(key, row.reading);
+    }
+    const name = this.toolNames.get(row.toolName);
+    if (name !== undefined) row.toolName = name;
+    else if (this.toolNames.size < SHARED_PARTS) this.toolNames.set(row.toolName, row.toolName);
   }
 
   /**
@@ -305,6 +343,7 @@ export class ConversationStore {
   replaceRead(state: ConversationState, index: number, row: LedgerRow): void {
     const before = state.ledger[index];
     if (before === undefined) return;
+    this.sharedParts(row);
     state.ledger[index] = row;
     this.charge(state, ledgerRowBytes(row) - ledgerRowBytes(before));
   }

@@ -1,7 +1,8 @@
-// An evicted conversation's served history gives its stores back at the end of the batch that
-// evicted it (issue 36), never while a request may still read it: until releaseEvicted() the
-// evicted state reads as it did; after it, its history is empty (nothing held); a conversation put
-// back meanwhile (a state read from the shared store) keeps its own.
+// What a held conversation costs (issue 36). An evicted conversation's served history gives its
+// stores back at the end of the batch that evicted it, never while a request may still read it:
+// until releaseEvicted() the evicted state reads as it did; after it, its history is empty
+// (nothing held); a conversation put back meanwhile (a state read from the shared store) keeps its
+// own. Kept rows share equal readings and tool names: the same values in the same order only.
 
 import { describe, expect, it } from 'vitest';
 import { ConversationStore } from '../../src/runs/conversations.js';
@@ -65,5 +66,44 @@ describe('unit: an evicted conversation gives its history back', () => {
     store.releaseEvicted();
     expect(a.served.length).toBe(0);
     expect(b.served.all().map((r) => r.text)).toEqual([result(2), result(3)]);
+  });
+});
+
+describe('unit: kept rows share equal readings and tool names', () => {
+  const row = (callId: string, reading: Record<string, unknown>, toolName = `list_${'machines'}`) => ({
+    span: { traceId: 'a'.repeat(32), spanId: callId.padStart(16, '0') },
+    traceId: 'a'.repeat(32),
+    toolName,
+    callId,
+    arguments: { customer: 'acme' },
+    result: '[]',
+    outcome: 'ran' as const,
+    reading: reading as never,
+    startTimeUnixNano: 1n,
+    source: 'span' as const,
+  });
+
+  it('shares a reading of the same values in the same order, never one in another order or with an object part', () => {
+    const store = new ConversationStore(DEFAULT_LIMITS, () => 0);
+    const a = store.get('a');
+    const b = store.get('b');
+    const first = row('c1', { emptiness: 'non-empty', rows: 8, shape: 'array' });
+    const same = row('c2', { emptiness: 'non-empty', rows: 8, shape: 'array' });
+    const otherOrder = row('c3', { emptiness: 'non-empty', shape: 'array', rows: 8 });
+    const otherRows = row('c4', { emptiness: 'non-empty', rows: 7, shape: 'array' });
+    const absence = { lookedFor: 'srv-9', notFound: '404' };
+    const withAbsence = row('c5', { emptiness: 'declared-absent', shape: 'object', absence });
+    const withAbsenceToo = row('c6', { emptiness: 'declared-absent', shape: 'object', absence: { ...absence } });
+    for (const r of [first, same, otherOrder]) expect(store.recordRead(a, r)).toBe(true);
+    for (const r of [otherRows, withAbsence, withAbsenceToo]) expect(store.recordRead(b, r)).toBe(true);
+    expect(same.reading).toBe(first.reading);
+    expect(otherOrder.reading).not.toBe(first.reading);
+    expect(Object.keys(otherOrder.reading)).toEqual(['emptiness', 'shape', 'rows']);
+    expect(otherRows.reading).not.toBe(first.reading);
+    expect(otherRows.reading).toEqual({ emptiness: 'non-empty', rows: 7, shape: 'array' });
+    expect(withAbsenceToo.reading).not.toBe(withAbsence.reading);
+    // Tool names: one string for every row (equal values, so nothing a reader can see changes).
+    expect(a.ledger.map((r) => r.toolName)).toEqual(['list_machines', 'list_machines', 'list_machines']);
+    expect(JSON.stringify(a.ledger.map((r) => r.reading))).toBe('[{"emptiness":"non-empty","rows":8,"shape":"array"},{"emptiness":"non-empty","rows":8,"shape":"array"},{"emptiness":"non-empty","shape":"array","rows":8}]');
   });
 });
