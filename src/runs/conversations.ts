@@ -176,9 +176,9 @@ export class ConversationStore {
    */
   private evictedStates: ConversationState[] = [];
   /**
-   * Readings and tool names kept rows share (issue 36): every row of a conversation kept its own
-   * copy of the same few readings ({ emptiness, rows, shape }) and tool names, ~0.3 KiB a held
-   * conversation on bench/memory's workload. Kept rows' readings are never changed once read.
+   * Readings and tool names kept rows (and result tools, chosen calls) share (issue 36): each kept
+   * its own copy of the same few readings ({ emptiness, rows, shape }) and tool names, ~0.6 KiB a
+   * held conversation on bench/memory's workload. Kept rows' readings are never changed once read.
    */
   private readonly readings = new Map<string, ResultReading>();
   private readonly toolNames = new Map<string, string>();
@@ -252,7 +252,7 @@ export class ConversationStore {
 
   /** Records a request's served strings and result tools after it was checked. */
   recordServed(state: ConversationState, request: number, served: readonly ServedString[], resultTools: Iterable<string>): void {
-    for (const t of resultTools) state.resultTools.add(t);
+    for (const t of resultTools) if (!state.resultTools.has(t)) state.resultTools.add(this.sharedName(t));
     const history = state.served;
     const additions: ServedAddition[] = [];
     let keys: Set<number> | undefined;
@@ -294,7 +294,7 @@ export class ConversationStore {
       if (!c.id || state.chosen.has(c.id)) continue;
       const sole = soleArgumentOf(c);
       if (!this.room(state, CHOSEN_BYTES + (sole ? stringBytes(sole.key) + stringBytes(String(sole.value)) : 0), state.chosen.size)) continue;
-      state.chosen.set(c.id, { request, toolName: c.name, ...(sole ? { soleArgument: sole } : {}) });
+      state.chosen.set(c.id, { request, toolName: this.sharedName(c.name), ...(sole ? { soleArgument: sole } : {}) });
     }
   }
 
@@ -314,9 +314,15 @@ export class ConversationStore {
       if (have !== undefined) row.reading = have;
       else if (this.readings.size < SHARED_PARTS) this.readings.set(key, row.reading);
     }
-    const name = this.toolNames.get(row.toolName);
-    if (name !== undefined) row.toolName = name;
-    else if (this.toolNames.size < SHARED_PARTS) this.toolNames.set(row.toolName, row.toolName);
+    row.toolName = this.sharedName(row.toolName);
+  }
+
+  /** An equal tool name another kept row, result tool or chosen call holds, when there is one. */
+  private sharedName(name: string): string {
+    const have = this.toolNames.get(name);
+    if (have !== undefined) return have;
+    if (this.toolNames.size < SHARED_PARTS) this.toolNames.set(name, name);
+    return name;
   }
 
   /**
