@@ -156,7 +156,7 @@ describe.skipIf(MISSING)('the demo page from check --html (two turns)', () => {
     expect(await link.innerText()).toBe('request 3 (an earlier turn), span aa0b0c50ac8db839');
     await link.click();
     // Following a link to a fragment is a navigation the browser may finish after the click returns.
-    await page.waitForFunction(() => location.hash === '#t2-span-aa0b0c50ac8db839', undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => window.location.hash === '#t2-span-aa0b0c50ac8db839', undefined, { timeout: 10_000 });
     expect(new URL(page.url()).hash).toBe('#t2-span-aa0b0c50ac8db839');
     expect(await inViewport(page, '#t2-span-aa0b0c50ac8db839')).toBe(true);
     expect(await page.locator('#t2-span-aa0b0c50ac8db839 mark.served').first().innerText()).toBe('db-primary-full');
@@ -172,7 +172,7 @@ describe.skipIf(MISSING)('the demo page from check --html (two turns)', () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('href'))).toBe('#t1-turn');
     await page.keyboard.press('Enter');
     // Enter on a link starts a fragment navigation that may finish after the key press returns (CI saw '').
-    await page.waitForFunction(() => location.hash === '#t1-turn', undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => window.location.hash === '#t1-turn', undefined, { timeout: 10_000 });
     expect(new URL(page.url()).hash).toBe('#t1-turn');
     expect(await inViewport(page, '#t1-turn')).toBe(true);
     let reached = false;
@@ -182,7 +182,7 @@ describe.skipIf(MISSING)('the demo page from check --html (two turns)', () => {
     }
     expect(reached).toBe(true);
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => (document.getElementById('t1-engineer') as HTMLDetailsElement | null)?.open === true, undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => document.getElementById('t1-engineer')?.open === true, undefined, { timeout: 10_000 });
     expect(await page.locator('#t1-engineer').evaluate((el) => el.open)).toBe(true);
     await page.context().close();
   });
