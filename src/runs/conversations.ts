@@ -4,7 +4,7 @@
 // marked incomplete, so a check that reads it says so instead of guessing.
 
 import type { Limits } from '../limits.js';
-import type { LedgerRow } from '../model/ledger.js';
+import type { LedgerRow, ResultReading } from '../model/ledger.js';
 import { BoundedMap } from './bounded-map.js';
 import type { EarlierServed } from '../checks/unsupported-argument.js';
 import type { Frame, ServedString } from './frame.js';
@@ -148,10 +148,40 @@ export function ledgerRowBytes(row: LedgerRow): number {
   return LEDGER_ROW_BYTES + (isLinkedRow(row) ? LINKED_RESULT_BYTES : valueBytes(row.result)) + valueBytes(row.arguments);
 }
 
+/** Distinct readings and tool names the store's rows share (sharedParts); past it a row keeps its own. */
+const SHARED_PARTS = 256;
+
+/**
+ * The key of a reading made of numbers and strings only (emptiness, rows, shape: most rows'), its
+ * properties in their order; undefined for any other (absence, coverage, refusal...: kept as they are).
+ */
+function plainReadingKey(reading: ResultReading): string | undefined {
+  let key = '';
+  for (const k in reading) {
+    const v = (reading as unknown as Record<string, unknown>)[k];
+    if (typeof v !== 'string' && typeof v !== 'number') return undefined;
+    key += `${k}\u0000${typeof v === 'number' ? 'n' : 's'}${v}\u0000`;
+  }
+  return key;
+}
+
 export class ConversationStore {
   private readonly map: BoundedMap<ConversationState>;
   evicted = 0;
   private totalBytes = 0;
+  /**
+   * States evicted since the last releaseEvicted(): their histories' stores are given back then,
+   * not at once, as the request that evicted them may still be reading one (its own conversation,
+   * evicted by its own growth).
+   */
+  private evictedStates: ConversationState[] = [];
+  /**
+   * Readings and tool names kept rows (and result tools, chosen calls) share (issue 36): each kept
+   * its own copy of the same few readings ({ emptiness, rows, shape }) and tool names, ~0.6 KiB a
+   * held conversation on bench/memory's workload. Kept rows' readings are never changed once read.
+   */
+  private readonly readings = new Map<string, ResultReading>();
+  private readonly toolNames = new Map<string, string>();
 
   constructor(
     private readonly limits: Limits,
@@ -166,6 +196,7 @@ export class ConversationStore {
       onEvict: (_k, v) => {
         this.evicted++;
         this.totalBytes -= v.bytes;
+        this.evictedStates.push(v);
       },
     });
   }
@@ -221,7 +252,7 @@ export class ConversationStore {
 
   /** Records a request's served strings and result tools after it was checked. */
   recordServed(state: ConversationState, request: number, served: readonly ServedString[], resultTools: Iterable<string>): void {
-    for (const t of resultTools) state.resultTools.add(t);
+    for (const t of resultTools) if (!state.resultTools.has(t)) state.resultTools.add(this.sharedName(t));
     const history = state.served;
     const additions: ServedAddition[] = [];
     let keys: Set<number> | undefined;
@@ -263,15 +294,35 @@ export class ConversationStore {
       if (!c.id || state.chosen.has(c.id)) continue;
       const sole = soleArgumentOf(c);
       if (!this.room(state, CHOSEN_BYTES + (sole ? stringBytes(sole.key) + stringBytes(String(sole.value)) : 0), state.chosen.size)) continue;
-      state.chosen.set(c.id, { request, toolName: c.name, ...(sole ? { soleArgument: sole } : {}) });
+      state.chosen.set(c.id, { request, toolName: this.sharedName(c.name), ...(sole ? { soleArgument: sole } : {}) });
     }
   }
 
   /** Appends a read to the ledger; false when the bounds left no room (the state is then marked incomplete). */
   recordRead(state: ConversationState, row: LedgerRow): boolean {
     if (!this.room(state, ledgerRowBytes(row), state.ledger.length)) return false;
+    this.sharedParts(row);
     state.ledger.push(row);
     return true;
+  }
+
+  /** The row's reading and tool name replaced by an equal one another kept row holds, when there is one (the same values, in the same order). */
+  private sharedParts(row: LedgerRow): void {
+    const key = plainReadingKey(row.reading);
+    if (key !== undefined) {
+      const have = this.readings.get(key);
+      if (have !== undefined) row.reading = have;
+      else if (this.readings.size < SHARED_PARTS) this.readings.set(key, row.reading);
+    }
+    row.toolName = this.sharedName(row.toolName);
+  }
+
+  /** An equal tool name another kept row, result tool or chosen call holds, when there is one. */
+  private sharedName(name: string): string {
+    const have = this.toolNames.get(name);
+    if (have !== undefined) return have;
+    if (this.toolNames.size < SHARED_PARTS) this.toolNames.set(name, name);
+    return name;
   }
 
   /**
@@ -298,6 +349,7 @@ export class ConversationStore {
   replaceRead(state: ConversationState, index: number, row: LedgerRow): void {
     const before = state.ledger[index];
     if (before === undefined) return;
+    this.sharedParts(row);
     state.ledger[index] = row;
     this.charge(state, ledgerRowBytes(row) - ledgerRowBytes(before));
   }
@@ -369,6 +421,21 @@ export class ConversationStore {
   clear(): void {
     this.map.clear();
     this.totalBytes = 0;
+    this.evictedStates = [];
+  }
+
+  /**
+   * Gives back the served-history stores of the conversations evicted since the last call (issue 36:
+   * malloc's heap held them until a full collection). The owner calls it when no request is being
+   * checked (the end of a batch); nothing may read an evicted state afterwards (src/state/sync.ts
+   * reads the core's states by key, never one it held across an await). A state put back meanwhile
+   * is kept.
+   */
+  releaseEvicted(): void {
+    if (this.evictedStates.length === 0) return;
+    const states = this.evictedStates;
+    this.evictedStates = [];
+    for (const s of states) if (this.map.peek(s.key) !== s) s.served.release();
   }
 
   // ---- For a shared store (src/runs/state-access.ts, src/state/) ----

@@ -217,6 +217,9 @@ export class FootprintCore {
       diagnostics.report({ level: 'error', code: 'core.failed', message: `analysis failed on this batch (${(e as Error)?.message ?? String(e)}); spans pass unannotated` });
       result.annotations.clear();
       result.carriers.length = 0;
+    } finally {
+      // No request is being checked now: what the batch evicted gives its history's stores back.
+      this.conversations.releaseEvicted();
     }
     return result;
   }

@@ -380,7 +380,12 @@ export class StateSync {
         continue;
       }
       if (remote.gap !== undefined) this.gaps.set(key, remote.gap);
-      access.hydrate(key, mergeConversation(remote.state, access.peek(key) ?? st));
+      // The core's state as it is now. Evicted during the awaits, `st` is never read again (the core
+      // gave its history's stores back: ConversationStore.releaseEvicted); the snapshot just
+      // encoded from it stands for it, so its requests still reach the store.
+      const local = access.peek(key) ?? decodeSnapshot(text)?.state;
+      if (local === undefined) continue;
+      access.hydrate(key, mergeConversation(remote.state, local));
       this.synced.set(key, { version: row.version, lineage: row.lineage, fp: '' });
     }
     this.o.log?.('warn', `state store write of one conversation met a newer version ${STATE_STORE_WRITE_ATTEMPTS} times; kept in memory and retried`);

@@ -4,7 +4,9 @@
 // numbered after the store's), and neither write is lost. Plus merge's own ordering rules.
 import { describe, expect, it } from 'vitest';
 import { MemoryStateStore, storeKey } from '../../src/state/store.js';
-import { decodeConversation } from '../../src/state/conversation-codec.js';
+import { decodeConversation, encodeConversation } from '../../src/state/conversation-codec.js';
+import { StateSync } from '../../src/state/sync.js';
+import type { ConversationStateAccess } from '../../src/runs/state-access.js';
 import { mergeConversation } from '../../src/state/merge.js';
 import type { ConversationState } from '../../src/runs/conversations.js';
 import { servedKey } from '../../src/runs/conversations.js';
@@ -93,5 +95,45 @@ describe('concurrent writes through the sync (in-process store)', () => {
     expect(got.state.ledger.map((r) => r.callId)).toEqual(expected.ledger.map((r) => r.callId));
     expect(new Set(got.state.served.all().map((s) => s.text))).toEqual(new Set(expected.served.all().map((s) => s.text)));
     expect(new Set(got.state.chosen.keys())).toEqual(new Set(expected.chosen.keys()));
+  });
+
+  it('a conversation the core evicts while its write meets a newer version is still merged and written (from its snapshot, its released history never read)', async () => {
+    const key = 'tenant\u0000conv\u0000evicted-during-write';
+    const store = new MemoryStateStore({ maxEntries: 100, ttlMs: 60_000 });
+    // Another instance wrote its turn first: the store holds version 1 without this instance's turn.
+    const remote = state(key, 1, [['remote result', 1]], [['c1', 1]], [1000]);
+    expect((await store.save(key, encodeConversation(remote), 0)).ok).toBe(true);
+    const local = state(key, 1, [['local result', 1]], [['c2', 1]], [2000]);
+    const held = new Map([[key, local]]);
+    const access: ConversationStateAccess = {
+      keysOf: () => [key],
+      tracesOf: () => [],
+      keysByTrace: () => new Map(),
+      earliestStartMs: () => Infinity,
+      peek: (k) => held.get(k),
+      hydrate: (k, st) => void held.set(k, st),
+    };
+    // The write meets version 1; while it waits, the core evicts the conversation and gives its history back.
+    const save = store.save.bind(store);
+    let conflicts = 0;
+    store.save = async (...args) => {
+      const r = await save(...args);
+      if (!r.ok && conflicts++ === 0) {
+        held.delete(key);
+        local.served.release();
+      }
+      return r;
+    };
+    const sync = new StateSync({ store, access, maxSnapshotBytes: 1 << 20, maxConversations: 100, idleMs: 60_000 });
+    const hold = { keys: [key], waitedMs: 0, unavailable: false, lease: 'lease', leased: false, written: [], stale: new Map() };
+    const settled = await sync.after(hold, { spans: [] }, { annotations: new Map(), carriers: [], findings: [], diagnostics: [] });
+    expect(settled).toBe('stored');
+    expect(conflicts).toBe(1);
+    const got = decodeConversation(store.peekSnapshot(key)!.snapshot)!;
+    expect(store.peekSnapshot(key)!.version).toBe(2);
+    expect(got.requests).toBe(2);
+    expect(got.requestIds).toEqual([1000, 2000]);
+    expect(got.ledger.map((r) => r.callId)).toEqual(['c1', 'c2']);
+    expect(got.served.all().map((r) => r.text)).toEqual(['remote result', 'local result']);
   });
 });
