@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAVE_REDIS, conversationCopy, instance, send, startRedis, written, type RedisProc } from './helpers.js';
 import type { Library } from '../helpers/fixtures.js';
+import { ATTR_STATE_INCOMPLETE } from '../../src/findings/names.js';
 
 const LIBS: Library[] = ['openinference-openai', 'otel-instrumentation-openai', 'traceloop-openai', 'vercel-ai'];
 
@@ -36,12 +37,19 @@ describe.skipIf(!HAVE_REDIS)('shared conversation state (real redis-server)', ()
       await a.store!.connect(2000);
       await b.store!.connect(2000);
       try {
-        const conv = conversationCopy(lib, 1);
-        await send(a, conv.turns[0]!);
-        await send(b, conv.turns[1]!);
-        const got = conv.turns.map((t, i) => written(i === 0 ? a.exported : b.exported, t.traceId).map((line) => line.replaceAll(conv.conversationId, 'CONV')));
-        expect(got).toEqual(expected);
-        expect(got.flat().some((l) => l.includes('conversation state unavailable'))).toBe(false);
+        // On a starved machine (load 8, CI once) B's read may miss its budget: then its turn says
+        // it lacked state (never silently) and the conversation is tried again with a fresh copy;
+        // a turn that differs without saying so fails at once, and one of three must be exact.
+        let exact = false;
+        for (let attempt = 1; attempt <= 3 && !exact; attempt++) {
+          const conv = conversationCopy(lib, attempt);
+          await send(a, conv.turns[0]!);
+          await send(b, conv.turns[1]!);
+          const got = conv.turns.map((t, i) => written(i === 0 ? a.exported : b.exported, t.traceId).map((line) => line.replaceAll(conv.conversationId, 'CONV')));
+          if (JSON.stringify(got) === JSON.stringify(expected)) exact = true;
+          else expect(got[1]!.some((l) => l.includes(`"${ATTR_STATE_INCOMPLETE}"`)), JSON.stringify(got[1])).toBe(true);
+        }
+        expect(exact).toBe(true);
       } finally {
         await a.close();
         await b.close();
