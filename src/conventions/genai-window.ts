@@ -5,7 +5,8 @@
 // (a window that grew, one whose oldest messages were dropped, an agent that rewrites its prompt
 // each turn). Only the others are parsed and normalised. When the raw window starts with the
 // previous one followed by a comma (a conversation that grows), that prefix is taken whole by one
-// compare. What is remembered (kept below) never holds a slice of an earlier raw window.
+// compare. What is remembered (kept below) never holds a slice of an earlier raw window, and a
+// window that repeats little of the one before is not remembered in its place (worthKeeping).
 // Must give exactly what readMessagesAttribute gives, diagnostics included: anything the item read
 // cannot vouch for (not an array of objects, a bound crossed, an item that does not parse or nests
 // too deep) falls back to the full read, and only windows read with no diagnostic at all are
@@ -21,6 +22,7 @@ import type { PriorWindow, WindowMemo } from './types.js';
 import { depthOf } from './json-attribute.js';
 import { afterItem, compositeEnd, firstItem, guessedEnd, itemOpener, skipWhitespace } from './json-items.js';
 import { normaliseMessage, readMessagesAttribute, ShapeProblems, type GenAiScope } from './genai-parts.js';
+import { WINDOW_MEMO_LIMITS } from '../limits.js';
 
 /** Passes every diagnostic on, counting them. */
 class CountingSink implements DiagnosticSink {
@@ -223,12 +225,32 @@ function kept(value: string, read: ItemRead, prior: PriorWindow | undefined): Pr
   return { items, messages: read.messages };
 }
 
+/**
+ * Whether the memo keeps this read's window in place of the one before: the conversation's first
+ * window and one that extended the one before always (kept as the raw window, nothing copied);
+ * any other only when it reused at least `minReusedShare` of its items' raw JSON from the one
+ * before (issue 36: what is kept is promoted by the collector, its new items copied; a window
+ * that repeats little of the one before costs more so than the parse it saves the next request).
+ * Else the one before stays, for the next request to reuse what it can of it.
+ */
+function worthKeeping(read: ItemRead, prior: PriorWindow | undefined): boolean {
+  if (prior === undefined || read.extended) return true;
+  let reused = 0;
+  let all = 0;
+  for (let k = 0; k < read.from.length; k++) {
+    const n = read.bounds[2 * k + 1]! - read.bounds[2 * k]!;
+    all += n;
+    if (read.from[k]! >= 0) reused += n;
+  }
+  return reused >= all * WINDOW_MEMO_LIMITS.minReusedShare;
+}
+
 /** readMessagesAttribute for a request's input window, with the conversation's memo when there is one. */
 export function readWindowAttribute(value: AttrValue | undefined, key: string, scope: GenAiScope, memo: WindowMemo | undefined): Message[] | undefined {
   if (memo === undefined || typeof value !== 'string') return readMessagesAttribute(value, key, scope);
   const prior = memo.prior();
   const read = readItems(value, key, scope, prior);
   if (read === undefined) return readMessagesAttribute(value, key, scope);
-  if (read.clean) memo.remember(kept(value, read, prior));
+  if (read.clean && worthKeeping(read, prior)) memo.remember(kept(value, read, prior));
   return read.messages;
 }

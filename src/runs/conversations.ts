@@ -88,15 +88,23 @@ export function servedKey(text: string): number {
   const n = text.length;
   let h1 = 0x811c9dc5 ^ n;
   let h2 = 0x9e3779b9 ^ Math.imul(n, 0x85ebca6b);
-  const mix = (c: number) => {
+  // Up to 160 characters the whole text; past it the first 64 and the last 64. The two hashes are
+  // mixed in the loops themselves, not in a closure (issue 36: its variables live in a context the
+  // closure writes on every character; ~1.6x the time for the same numbers).
+  const head = n <= 160 ? n : 64;
+  for (let i = 0; i < head; i++) {
+    const c = text.charCodeAt(i);
     h1 = Math.imul(h1 ^ c, 0x01000193);
     h2 = Math.imul(h2 ^ c, 0x5bd1e995);
     h2 ^= h2 >>> 15;
-  };
-  if (n <= 160) for (let i = 0; i < n; i++) mix(text.charCodeAt(i));
-  else {
-    for (let i = 0; i < 64; i++) mix(text.charCodeAt(i));
-    for (let i = n - 64; i < n; i++) mix(text.charCodeAt(i));
+  }
+  if (n > 160) {
+    for (let i = n - 64; i < n; i++) {
+      const c = text.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 0x01000193);
+      h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+      h2 ^= h2 >>> 15;
+    }
   }
   h1 ^= h1 >>> 16;
   // 32 bits of one hash and 21 of the other: an exact integer below 2^53.

@@ -2,7 +2,7 @@
 // `offer` and `choice` (and `answer` for a final response) on an LLM request, `write` on a tool
 // execution. Gathers inputs, calls the pure checks, records what later checks need. No I/O.
 
-import type { LlmRequest, ToolCall, ToolExecution } from '../model/agent.js';
+import type { LlmRequest, Message, ToolCall, ToolExecution } from '../model/agent.js';
 import type { CheckTally, Finding } from '../model/finding.js';
 import type { LedgerRow, LedgerSource } from '../model/ledger.js';
 import type { SpanEventData } from '../model/telemetry.js';
@@ -124,15 +124,25 @@ export function unreachableAll(reason: string): CheckTally[] {
   }));
 }
 
-/** Tool names whose results this window holds, recovered from call ids where the part has no name. */
-function resultToolsOf(req: LlmRequest, state: ConversationState): Set<string> {
+/** The name of each tool call of the window by its id (the last call of an id). */
+function callNamesById(input: readonly Message[]): Map<string, string> {
   const byId = new Map<string, string>();
-  for (const m of req.input) for (const p of m.parts) if (p.type === 'tool-call' && p.id) byId.set(p.id, p.name);
+  for (const m of input) for (const p of m.parts) if (p.type === 'tool-call' && p.id) byId.set(p.id, p.name);
+  return byId;
+}
+
+/**
+ * Tool names whose results this window holds, recovered from call ids where the part has no name.
+ * The window's calls are indexed only when a result needs it (issue 36: a window the conventions
+ * named every result of, as a long conversation's, indexed its hundreds of calls on every request).
+ */
+function resultToolsOf(req: LlmRequest, state: ConversationState): Set<string> {
+  let byId: Map<string, string> | undefined;
   const out = new Set<string>();
   for (const m of req.input)
     for (const p of m.parts) {
       if (p.type !== 'tool-result') continue;
-      const name = p.name ?? (p.id ? (byId.get(p.id) ?? state.chosen.get(p.id)?.toolName) : undefined);
+      const name = p.name ?? (p.id ? ((byId ??= callNamesById(req.input)).get(p.id) ?? state.chosen.get(p.id)?.toolName) : undefined);
       if (name) out.add(name);
     }
   return out;

@@ -1,4 +1,5 @@
-// The core's memo of each conversation's last input window (issues 11, 36): its raw JSON, the raw
+// The core's memo of each conversation's last input window worth keeping (issues 11, 36; which
+// ones: src/conventions/genai-window.ts worthKeeping): its raw JSON, the raw
 // JSON of each of its messages and the messages read from them, so the
 // conversation's next request parses only the messages it did not hold
 // (src/conventions/genai-window.ts decides what is reused).

@@ -142,6 +142,29 @@ describe('window reuse: same result as a full read', () => {
     expect(memo.last!.body).toBeDefined();
   });
 
+  it('a window that did not extend the one before is kept only when it reused at least minReusedShare of its raw JSON; else the one before stays for the next request', () => {
+    const memo = countingMemo();
+    const big = (i: number, salt: string) => ({ role: 'user', parts: [{ type: 'text', content: `question ${i} ${salt} ${'please check the machines '.repeat(8)}` }] });
+    const tool = (i: number) => ({ role: 'tool', parts: [{ type: 'tool_call_response', id: `c${i}`, response: `{"machine_id":"srv-${i}"}` }] });
+    // Half the raw JSON repeats: the first window stays (what it holds is still reused next time).
+    const first = [big(0, 'a'), tool(1), big(2, 'a'), tool(3)];
+    readBoth(JSON.stringify(first), memo);
+    const kept = memo.last;
+    const half = [big(0, 'b'), tool(1), big(2, 'b'), tool(3)];
+    const read = readBoth(JSON.stringify(half), memo).messages!;
+    expect(memo.last).toBe(kept);
+    // The next request still reuses the first window's messages; all of it repeats (moved): kept.
+    const again = readBoth(JSON.stringify([tool(1), big(0, 'a'), big(2, 'a'), tool(3)]), memo).messages!;
+    expect(again[0]).toBe(read[1]);
+    expect(memo.last).not.toBe(kept);
+    expect(memo.last!.items).toBeDefined();
+    // Most of it repeats (one message of four dropped, one added): kept in its place.
+    const before = memo.last;
+    readBoth(JSON.stringify([big(0, 'a'), big(2, 'a'), tool(3), tool(5)]), memo);
+    expect(memo.last).not.toBe(before);
+    expect(memo.last!.items).toBeDefined();
+  });
+
   it('a message standing twice in a window is two objects, each named from its own place (a reused object would carry one name for both)', () => {
     const memo = countingMemo();
     const call = { role: 'assistant', parts: [{ type: 'tool_call', id: 'c1', name: 'list_machines', arguments: {} }] };
