@@ -44,6 +44,7 @@ import { relativeShifts, statedLengths, type Length, type Shift } from '../value
 import { arithmeticOperands, deriveDate, deriveDuration, deriveNumber, deriveTimeShift, hedgedIn, meetServed, meetsNumber, shown, writtenComputation, type Derivation, type StatedNumber } from '../values/derive.js';
 import { isUnit } from '../values/quantities.js';
 import { exampleSpans, onlyInExamples, type ExampleSpan } from '../values/examples.js';
+import { everyOccurrence } from '../values/occurrences.js';
 import { columnAggregates, type ColumnAggregate } from '../values/aggregates.js';
 import { KEY, numberKey, type TypedValue } from '../values/types.js';
 import { readWordAmounts, rendersAs } from '../values/words.js';
@@ -222,14 +223,8 @@ function answerValues(answer: string, tokens: readonly DataToken[], forms: reado
   // joined after the number, as in `30-minute`, is a compound adjective's, not data).
   const read = new Uint8Array(answer.length);
   for (const f of forms) read.fill(1, Math.max(0, f.start), Math.min(answer.length, f.end));
-  const partlyRead = (raw: string): boolean => {
-    let from = 0;
-    let found = false;
-    for (let n = 0; n < 64; n++) {
-      const i = answer.indexOf(raw, from);
-      if (i < 0) break;
-      found = true;
-      from = i + 1;
+  const partlyRead = (raw: string): boolean =>
+    everyOccurrence(answer, raw, (i) => {
       let overlaps = false;
       let rest = '';
       for (let k = i; k < i + raw.length; k++) {
@@ -238,10 +233,8 @@ function answerValues(answer: string, tokens: readonly DataToken[], forms: reado
       }
       // A compound's word after the number (`30-minute`, `5-star`, `2-hour`) is prose, not data of its own.
       const own = rest.replace(/^-\p{Ll}{2,}$/u, '');
-      if (!overlaps || /\p{L}/u.test(own) || digitCount(own) >= 4) return false;
-    }
-    return found;
-  };
+      return overlaps && !/\p{L}/u.test(own) && digitCount(own) < 4;
+    });
   for (const t of tokens) {
     if ((inForms.get(t.key) ?? 0) >= (everywhere.get(t.key) ?? 1)) continue;
     if (seen.has(t.key)) continue;

@@ -12,6 +12,8 @@
 // presupposes its values, and stays asserted. Never widens what a check accuses: callers use the
 // spans only to withhold. Pure: no I/O, no clocks.
 
+import { everyOccurrence } from './occurrences.js';
+
 /** A description's example clause: from its marker to the end of its sentence, parenthesis or line. */
 const EXAMPLE_CLAUSE = /(?:\be\.g\.?|\beg[.,:]|\bfor example\b|\bfor instance\b|\bsuch as\b|\bexamples?\s*:)(?:[^;)\n.]|\.(?!\s|$))*/gi;
 
@@ -64,15 +66,5 @@ export function exampleSpans(text: string, max = 64): ExampleSpan[] {
 
 /** Whether every occurrence of `raw` in `text` lies inside an example span (false when it occurs nowhere). */
 export function onlyInExamples(text: string, raw: string, spans: readonly ExampleSpan[]): boolean {
-  if (spans.length === 0 || raw === '') return false;
-  let from = 0;
-  let found = false;
-  for (let n = 0; n < 64; n++) {
-    const i = text.indexOf(raw, from);
-    if (i < 0) break;
-    found = true;
-    if (!spans.some((s) => i >= s.start && i + raw.length <= s.end)) return false;
-    from = i + 1;
-  }
-  return found;
+  return spans.length > 0 && everyOccurrence(text, raw, (i) => spans.some((s) => i >= s.start && i + raw.length <= s.end));
 }

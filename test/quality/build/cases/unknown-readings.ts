@@ -117,6 +117,14 @@ const INVOICES = `- amount: 412.8
   invoice_id: INV-30911
 `;
 
+const invoicesStep = { calls: [{ name: 'list_invoices', args: { property_id: 'HP-118' }, result: INVOICES }] };
+const rentHistoryStep = { calls: [{ name: 'get_rent_history', args: { property_id: 'HP-118' }, result: { property_id: 'HP-118', rent_2025: 1240.0, rent_2026: 1395.0 } }] };
+const laserCutterStep = { calls: [{ name: 'search_equipment', args: { query: 'laser cutter' }, result: [{ equipment_id: 'EQ-LC-02', name: 'Laser cutter (60 W)', next_free: '2026-12-05 14:00', slot_minutes: 30 }] }] };
+const kitSteps = [
+  { calls: [{ name: 'list_tool_kits', args: {}, result: [{ kit_id: 'KIT-11', name: 'Electronics kit', contents: 'soldering station, multimeter, helping hands' }] }] },
+  { calls: [{ name: 'rent_tool_kit', args: { kit_id: 'KIT-11' }, result: { rental_id: 'RN-60412', kit_id: 'KIT-11', due: '2026-12-06T18:00' } }] },
+];
+
 export const UNKNOWN_READING_CASES: CaseSpec[] = [
   {
     name: 'ur-clean-unknown-verb-write-processed',
@@ -345,7 +353,7 @@ export const UNKNOWN_READING_CASES: CaseSpec[] = [
     turns: [
       {
         user: 'When is the laser cutter next free, and how long could I use it before the evening class at 18:00?',
-        steps: [{ calls: [{ name: 'search_equipment', args: { query: 'laser cutter' }, result: [{ equipment_id: 'EQ-LC-02', name: 'Laser cutter (60 W)', next_free: '2026-12-05 14:00', slot_minutes: 30 }] }] }],
+        steps: [laserCutterStep],
         answer: 'The laser cutter EQ-LC-02 is next free at 14:00 on 2026-12-05, bookable in 30-minute slots until the evening class at 18:00. For example, if you start at 15:30, you would have two and a half hours. You can also take a single late slot (e.g. 16:30) if you only need a quick cut.',
       },
     ],
@@ -364,7 +372,7 @@ export const UNKNOWN_READING_CASES: CaseSpec[] = [
     turns: [
       {
         user: 'When is the laser cutter next free, and how long could I use it before the evening class at 18:00?',
-        steps: [{ calls: [{ name: 'search_equipment', args: { query: 'laser cutter' }, result: [{ equipment_id: 'EQ-LC-02', name: 'Laser cutter (60 W)', next_free: '2026-12-05 14:00', slot_minutes: 30 }] }] }],
+        steps: [laserCutterStep],
         answer: 'The laser cutter EQ-LC-02 is next free at 15:30 on 2026-12-05. For example, if you start at 15:30, you would have two and a half hours before the evening class at 18:00.',
       },
     ],
@@ -383,7 +391,7 @@ export const UNKNOWN_READING_CASES: CaseSpec[] = [
     turns: [
       {
         user: 'How much did we pay contractors for HP-118 in November, and how much of that was Brightwater?',
-        steps: [{ calls: [{ name: 'list_invoices', args: { property_id: 'HP-118' }, result: INVOICES }] }],
+        steps: [invoicesStep],
         answer: 'For HP-118, November\'s contractor invoices come to £1,294.65 across four invoices, £323.66 on average. Brightwater Plumbing accounts for £1,140.40 of that (INV-30981 and INV-30952).',
       },
     ],
@@ -402,7 +410,7 @@ export const UNKNOWN_READING_CASES: CaseSpec[] = [
     turns: [
       {
         user: 'How much did we pay contractors for HP-118 in November?',
-        steps: [{ calls: [{ name: 'list_invoices', args: { property_id: 'HP-118' }, result: INVOICES }] }],
+        steps: [invoicesStep],
         answer: "For HP-118, November's contractor invoices come to £1,249.65 across four invoices.",
       },
     ],
@@ -459,10 +467,7 @@ export const UNKNOWN_READING_CASES: CaseSpec[] = [
     turns: [
       {
         user: 'Rent me the electronics kit please. What happens if I lose it?',
-        steps: [
-          { calls: [{ name: 'list_tool_kits', args: {}, result: [{ kit_id: 'KIT-11', name: 'Electronics kit', contents: 'soldering station, multimeter, helping hands' }] }] },
-          { calls: [{ name: 'rent_tool_kit', args: { kit_id: 'KIT-11' }, result: { rental_id: 'RN-60412', kit_id: 'KIT-11', due: '2026-12-06T18:00' } }] },
-        ],
+        steps: kitSteps,
         answer: 'Done: rental RN-60412 for the electronics kit KIT-11, due back 2026-12-06 18:00. A kit not returned is charged 1,240.00 EUR.',
       },
     ],
@@ -481,10 +486,7 @@ export const UNKNOWN_READING_CASES: CaseSpec[] = [
     turns: [
       {
         user: 'Rent me the electronics kit please.',
-        steps: [
-          { calls: [{ name: 'list_tool_kits', args: {}, result: [{ kit_id: 'KIT-11', name: 'Electronics kit', contents: 'soldering station, multimeter, helping hands' }] }] },
-          { calls: [{ name: 'rent_tool_kit', args: { kit_id: 'KIT-11' }, result: { rental_id: 'RN-60412', kit_id: 'KIT-11', due: '2026-12-06T18:00' } }] },
-        ],
+        steps: kitSteps,
         answer: 'Done: rental RN-60412, the electronics kit KIT-07, due back 2026-12-06 18:00. A kit not returned is charged 1,240.00 EUR.',
       },
     ],
@@ -503,7 +505,7 @@ export const UNKNOWN_READING_CASES: CaseSpec[] = [
     turns: [
       {
         user: 'How much has the rent of HP-118 gone up this year, and what will it be next year with the 4% indexation in the lease?',
-        steps: [{ calls: [{ name: 'get_rent_history', args: { property_id: 'HP-118' }, result: { property_id: 'HP-118', rent_2025: 1240.0, rent_2026: 1395.0 } }] }],
+        steps: [rentHistoryStep],
         answer: 'The monthly rent of HP-118 went from £1,240.00 to £1,395.00 this year, a rise of 12.5%. With the 4% indexation it would be £1,450.80 next year.',
       },
     ],
@@ -522,7 +524,7 @@ export const UNKNOWN_READING_CASES: CaseSpec[] = [
     turns: [
       {
         user: 'How much has the rent of HP-118 gone up this year?',
-        steps: [{ calls: [{ name: 'get_rent_history', args: { property_id: 'HP-118' }, result: { property_id: 'HP-118', rent_2025: 1240.0, rent_2026: 1395.0 } }] }],
+        steps: [rentHistoryStep],
         answer: 'The monthly rent of HP-118 went from £1,240.00 to £1,395.00 this year, a rise of 15.5%.',
       },
     ],
@@ -542,7 +544,7 @@ export const UNKNOWN_READING_CASES: CaseSpec[] = [
       {
         user: "Please settle Brightwater's latest invoice for HP-118 on the first of next month.",
         steps: [
-          { calls: [{ name: 'list_invoices', args: { property_id: 'HP-118' }, result: INVOICES }] },
+          invoicesStep,
           { calls: [{ name: 'schedule_payment', args: { contractor: 'Brightwater Plumbing', amount: 412.8, day: '2027-01-01' }, result: { payment_id: 'PM-88120', status: 'scheduled' } }] },
         ],
         answer: 'I have sent £412.80 to Brightwater Plumbing for their latest invoice. It leaves the account at the start of next month.',
@@ -564,7 +566,7 @@ export const UNKNOWN_READING_CASES: CaseSpec[] = [
       {
         user: "Please settle Brightwater's latest invoice for HP-118, and Keyfast's on the first of next month.",
         steps: [
-          { calls: [{ name: 'list_invoices', args: { property_id: 'HP-118' }, result: INVOICES }] },
+          invoicesStep,
           { calls: [{ name: 'schedule_payment', args: { contractor: 'Keyfast Locksmiths', amount: 96.0, day: '2027-01-01' }, result: { payment_id: 'PM-88121', status: 'scheduled' } }] },
         ],
         answer: 'I have sent £412.80 to Brightwater Plumbing. The Keyfast invoice goes out on 2027-01-01 (PM-88121).',
