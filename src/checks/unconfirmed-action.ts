@@ -25,6 +25,7 @@ import { foldWord } from './absence-clauses.js';
 import { actionClauses, type ActionClause } from './action-clauses.js';
 import { known, unknown, type Known } from '../model/known.js';
 import { readNumbers } from '../values/read.js';
+import { fieldNumber } from '../values/aggregates.js';
 
 export const UNCONFIRMED_ACTION = 'unconfirmed-action';
 
@@ -244,8 +245,8 @@ function clauseAmounts(clause: ActionClause): number[] {
 /** A call's numeric argument values (numbers, or strings that are plain numerals), at any depth. */
 function leafNumbers(v: unknown, into: number[] = [], depth = 0): number[] {
   if (depth > 4 || into.length >= 256) return into;
-  if (typeof v === 'number' && Number.isFinite(v)) into.push(Math.abs(v));
-  else if (typeof v === 'string' && /^-?\d+(?:\.\d+)?$/.test(v.trim())) into.push(Math.abs(Number(v.trim())));
+  const n = fieldNumber(v);
+  if (n !== undefined) into.push(Math.abs(n));
   else if (Array.isArray(v)) for (const x of v.slice(0, 64)) leafNumbers(x, into, depth + 1);
   else if (v !== null && typeof v === 'object') for (const x of Object.values(v).slice(0, 64)) leafNumbers(x, into, depth + 1);
   return into;

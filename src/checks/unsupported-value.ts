@@ -294,7 +294,6 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
   const extraction = extractDataTokens(answer, bounds.maxAnswerTokens);
   const results = input.windowResults;
   const exemptSources = [...input.exemptTexts, ...(input.schemaTexts ?? [])].map((text) => ({ text }));
-  const fromSchema = (at: number) => at - results.length >= input.exemptTexts.length;
   const memo = input.memo ?? new ValueMemo();
   const maxKeys = Math.min(L.maxFormKeys, bounds.maxIndexTokens);
   const served = new ServedValues(results, memo, maxKeys);
@@ -347,7 +346,7 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
       let list = aggregates.get(at);
       if (!list) aggregates.set(at, (list = columnAggregates(results[at]!.text)));
       for (const a of list) {
-        const mean = a.what.startsWith('mean');
+        const mean = a.kind === 'mean';
         if (meetsNumber(t, a.value, mean ? 'full' : 'fine') || (!mean && a.value < 0 && meetsNumber(t, -a.value, 'fine'))) return { aggregate: a, at };
       }
     }
@@ -502,7 +501,7 @@ export function unsupportedValues(input: UnsupportedValueInput): UnsupportedValu
       const value = plain(tv.key);
       const anchors = [...served.dates(), ...exemptServed.dates().map((d) => ({ ...d, at: results.length + d.at }))];
       const d = relative().length > 0 ? deriveDate(value, anchors, relative(), (a) => a.at >= results.length) : undefined;
-      if (d) found = { formula: d.formula, from: d.anchor.at < results.length ? sourcesOf({ operands: [{ value: 0, text: d.anchor.date, at: d.anchor.at }] }, results, bounds.quotedValueChars, input.exemptTexts.length) : `${d.anchor.date} (${fromSchema(d.anchor.at) ? 'a tool description' : 'user or system text'})`, ...(d.anchor.at < results.length ? { at: d.anchor.at } : {}) };
+      if (d) found = { formula: d.formula, from: d.anchor.at < results.length ? sourcesOf({ operands: [{ value: 0, text: d.anchor.date, at: d.anchor.at }] }, results, bounds.quotedValueChars, input.exemptTexts.length) : `${d.anchor.date} (${exemptSource(d.anchor.at - results.length, input.exemptTexts.length)})`, ...(d.anchor.at < results.length ? { at: d.anchor.at } : {}) };
     }
     if (found) {
       if (found.formula !== '') derive(v, found.formula, found.from, found.at);
@@ -572,11 +571,16 @@ function resultOf(r: WindowResult, cap: number): string {
   return `${r.toolName ? `a result of ${quoteText(r.toolName, cap)}` : 'a tool result'}${r.callId ? `, call ${quoteText(r.callId, cap)}` : ''}, request ${r.request}`;
 }
 
+/** Which exempt text the operand at `offset` among them comes from: the first `userOrSystem` are user or system text, the rest tool descriptions. */
+function exemptSource(offset: number, userOrSystem: number): string {
+  return offset >= userOrSystem ? 'a tool description' : 'user or system text';
+}
+
 function sourcesOf(d: Pick<Derivation, 'operands'>, results: readonly WindowResult[], cap: number, userOrSystem: number): string {
   return d.operands
     .map((n) => {
       const r = results[n.at];
-      if (!r) return `${quoteText(n.text, cap)} (${n.at - results.length >= userOrSystem ? 'a tool description' : 'user or system text'})`;
+      if (!r) return `${quoteText(n.text, cap)} (${exemptSource(n.at - results.length, userOrSystem)})`;
       return `${quoteText(n.text, cap)} (${resultOf(r, cap)})`;
     })
     .join('; ');

@@ -269,9 +269,8 @@ interface WrittenStep {
   value: number;
   computed: number;
   operands: string[];
-  /** The served numbers under it, once grounded; whether a step's result was among its operands. */
+  /** The served numbers under it, once grounded. */
   grounds?: ServedNumber[];
-  chained?: boolean;
 }
 
 /**
@@ -320,7 +319,6 @@ export function writtenComputation(t: StatedNumber, written: readonly string[], 
       }
       if (!whole) continue;
       step.grounds = grounds;
-      step.chained = chained;
       grew = true;
       if (meetsNumber(t, step.value, 'fine')) {
         const why = chained ? "computed in the model's own writing; every operand served or the result of an earlier written step" : "computed in the model's own writing; every operand served";
